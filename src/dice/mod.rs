@@ -1,0 +1,8 @@
+//! Dice: expressions as the books print them, their exact distributions, and the one
+//! seeded, replayable source every random number of a run comes from.
+
+mod expr;
+mod source;
+
+pub use expr::{DiceExpr, DiceTerm, Distribution, Limits, LimitExceeded, Rolled, TermKind};
+pub use source::{DiceSource, GivenDie, RollError};

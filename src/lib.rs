@@ -1,0 +1,10 @@
+//! affray runs tabletop role-playing combat from rule files.
+//!
+//! A game system is a ruleset directory (tables in the table language, rhai scripts,
+//! TOML settings and equipment); this library reads, checks and runs it. See
+//! ARCHITECTURE.md for the stages and where each lives.
+
+pub mod dice;
+pub mod parse;
+pub mod source;
+pub mod tables;

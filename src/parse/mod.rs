@@ -1,0 +1,331 @@
+//! The parse and lower stages: text → pest pairs → typed models. This module is the only
+//! one that sees pest; its errors are miette diagnostics with human names for the rules
+//! of `grammar/dice.pest` and `grammar/tables.pest`.
+
+mod dice;
+mod tables;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use pest::error::{ErrorVariant, InputLocation};
+use pest_derive::Parser;
+use std::sync::Arc;
+use thiserror::Error;
+
+use crate::source::{SourceFile, Span};
+
+pub use dice::parse_dice;
+pub use tables::parse_tables;
+
+#[derive(Parser)]
+#[grammar = "../grammar/dice.pest"]
+#[grammar = "../grammar/tables.pest"]
+struct Grammar;
+
+/// An error found while reading a file's text into its model.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ParseError {
+    /// The text does not follow the grammar, e.g. `table t roll 1d20 { 01-03 }` (a row
+    /// without a name).
+    #[error("{message}")]
+    #[diagnostic(code(affray::syntax))]
+    Syntax {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        message: String,
+        label: String,
+        #[help]
+        help: Option<String>,
+    },
+
+    /// A dice expression beyond the limits, e.g. `1000000d1000000`.
+    #[error("the dice expression `{text}` is refused: {reason}")]
+    #[diagnostic(
+        code(affray::dice::limit),
+        help("affray rolls at most 100 dice of up to 1000 sides per term, 32 terms, and 10000 sides in all")
+    )]
+    DiceLimit {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this expression")]
+        span: SourceSpan,
+        text: String,
+        reason: String,
+    },
+
+    /// A number too large to hold, e.g. a range `1-99999999999999999999`.
+    #[error("the number `{text}` is too large")]
+    #[diagnostic(code(affray::number::too_large), help("numbers in tables are whole numbers of at most 18 digits"))]
+    Number {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this number")]
+        span: SourceSpan,
+        text: String,
+    },
+
+    /// The grammar accepted a shape the lowering code does not expect: a bug in affray.
+    #[error("internal error: expected {expected} while reading {context}")]
+    #[diagnostic(
+        code(affray::internal),
+        help("this is a bug in affray, not in your file; please report it with this file attached")
+    )]
+    Internal {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("here")]
+        span: SourceSpan,
+        expected: &'static str,
+        context: &'static str,
+    },
+}
+
+/// Where the text being lowered sits: its file, and the byte offset of the parsed text in
+/// that file (non-zero for a dice string inside a TOML value).
+#[derive(Clone, Copy)]
+struct Origin<'f> {
+    file: &'f SourceFile,
+    offset: usize,
+}
+
+impl Origin<'_> {
+    fn span(&self, span: pest::Span<'_>) -> Span {
+        Span::from(span).shifted(self.offset)
+    }
+
+    fn syntax_error(&self, error: pest::error::Error<Rule>) -> ParseError {
+        let (start, end) = match error.location {
+            InputLocation::Pos(at) => (at, at),
+            InputLocation::Span((start, end)) => (start, end),
+        };
+        let text = &self.file.text()[self.offset..];
+        let found = describe_found(text, start);
+        let (message, label, help) = match &error.variant {
+            ErrorVariant::ParsingError {
+                positives,
+                negatives,
+            } => {
+                let expected = human_list(positives);
+                let unexpected = human_list(negatives);
+                let message = match (expected.is_empty(), unexpected.is_empty()) {
+                    (false, _) => format!("expected {expected}, found {found}"),
+                    (true, false) => format!("unexpected {unexpected}"),
+                    (true, true) => format!("unexpected {found}"),
+                };
+                let label = if expected.is_empty() {
+                    "not expected here".to_string()
+                } else {
+                    format!("expected {expected}")
+                };
+                (message, label, hint(positives, text, start))
+            }
+            ErrorVariant::CustomError { message } => (message.clone(), message.clone(), None),
+        };
+        let span = Span::new(start, end.max(start + found_len(text, start))).shifted(self.offset);
+        ParseError::Syntax {
+            src: self.file.named(),
+            span: span.into(),
+            message,
+            label,
+            help,
+        }
+    }
+
+    fn internal(&self, span: Span, expected: &'static str, context: &'static str) -> ParseError {
+        ParseError::Internal {
+            src: self.file.named(),
+            span: span.into(),
+            expected,
+            context,
+        }
+    }
+}
+
+/// The text at `at`, as a user would name it.
+fn describe_found(text: &str, at: usize) -> String {
+    let rest = &text[at.min(text.len())..];
+    match rest.chars().next() {
+        None => "the end of the file".to_string(),
+        Some('\n' | '\r') => "the end of the line".to_string(),
+        Some(_) => format!("`{}`", &rest[..found_len(text, at)]),
+    }
+}
+
+/// The length of the token at `at`: a word, or one character.
+fn found_len(text: &str, at: usize) -> usize {
+    let rest = &text[at.min(text.len())..];
+    let word = rest
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(rest.len(), |(i, _)| i);
+    if word > 0 {
+        word
+    } else {
+        rest.chars().next().map_or(0, char::len_utf8)
+    }
+}
+
+fn human_list(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for rule in rules {
+        if let Some(name) = human_name(*rule)
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+/// A help line for the common mistakes.
+fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
+    let rest = &text[at.min(text.len())..];
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if expected.contains(&Rule::name) && is_keyword(&word) {
+        return Some(format!(
+            "`{word}` is a keyword of the table language; choose another name, such as `{word}_1`"
+        ));
+    }
+    if expected.contains(&Rule::name) && rest.starts_with(|c: char| c.is_ascii_digit()) {
+        return Some("names start with a letter or _; write e.g. `row_1` rather than `1`".into());
+    }
+    if expected.contains(&Rule::range) {
+        return Some("each row starts with the die results it covers, such as `01-03` or `19`".into());
+    }
+    if expected.contains(&Rule::modifier_value) {
+        return Some(
+            "a modifier is a percentage (+20%), a flat number (-4), `grade hard`, dice with a \
+             standard value (+2D (+6)), `auto critical`, a multiplier (x1/2) or `cap ride`"
+                .into(),
+        );
+    }
+    if expected.contains(&Rule::offensive) || expected.contains(&Rule::effect_flag) {
+        return Some(
+            "after its name and texts, an effect says `offensive`, `defensive`, `stackable`, \
+             `requires critical` or `weapon cutting`"
+                .into(),
+        );
+    }
+    None
+}
+
+fn is_keyword(word: &str) -> bool {
+    use pest::Parser;
+    Grammar::parse(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word)
+}
+
+/// What each grammar rule is called in an error message.
+fn human_name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "the end of the file",
+        Rule::dice | Rule::dice_expression | Rule::dice_term => {
+            "a dice expression such as 1D20, 2d8+1 or 4D+2"
+        }
+        Rule::dice_roll => "dice such as 1D6",
+        Rule::dice_count | Rule::dice_sides | Rule::dice_constant | Rule::integer => {
+            "a whole number"
+        }
+        Rule::dice_percent => "`%`",
+        Rule::dice_sign => "`+` or `-`",
+        Rule::table_def | Rule::file => {
+            "a table (`table`, `matrix`, `modifiers`, `lookup` or `effects`)"
+        }
+        Rule::roll_table | Rule::kw_table => "`table`",
+        Rule::matrix | Rule::kw_matrix => "`matrix`",
+        Rule::modifier_list | Rule::kw_modifiers => "`modifiers`",
+        Rule::lookup | Rule::kw_lookup => "`lookup`",
+        Rule::effect_list | Rule::kw_effects => "`effects`",
+        Rule::name => "a name such as drop_weapon (letters, digits and _)",
+        Rule::script_name => "a script function such as fumbles::drop_weapon",
+        Rule::string | Rule::title | Rule::label | Rule::description => "a \"quoted text\"",
+        Rule::string_text => "the text of a string",
+        Rule::signed_int => "a number such as 3 or -2",
+        Rule::percent => "a percentage such as +20% or -10%",
+        Rule::flat => "a flat modifier such as +2 or -4",
+        Rule::keyword => "a keyword",
+        Rule::kw_roll => "`roll`",
+        Rule::kw_rows => "`rows`",
+        Rule::kw_cols => "`cols`",
+        Rule::kw_by => "`by`",
+        Rule::kw_group | Rule::modifier_group => "`group`",
+        Rule::kw_nonstacking | Rule::nonstacking => "`nonstacking`",
+        Rule::kw_auto | Rule::auto_value => "`auto` with a result, such as auto critical",
+        Rule::kw_grade | Rule::grade_value => "`grade` with a Difficulty Grade, such as grade hard",
+        Rule::kw_cap | Rule::cap_value => "`cap` with a skill, such as cap ride",
+        Rule::kw_per | Rule::scale => "`per`, as in `per 1 below 5 of target_siz`",
+        Rule::kw_below | Rule::kw_above => "`below` or `above`",
+        Rule::kw_of => "`of`",
+        Rule::kw_offensive | Rule::offensive => "`offensive`",
+        Rule::kw_defensive | Rule::defensive => "`defensive`",
+        Rule::kw_stackable | Rule::stackable => "`stackable`",
+        Rule::kw_requires | Rule::requires => "`requires`, as in `requires critical`",
+        Rule::kw_opponent | Rule::opponent => "`opponent`",
+        Rule::kw_weapon | Rule::weapon_types => "`weapon`, as in `weapon cutting or thrusting`",
+        Rule::kw_or => "`or`",
+        Rule::kw_script | Rule::script_action => "`script`",
+        Rule::kw_lose | Rule::lose_action => "`lose`, as in `lose 1d3 actions`",
+        Rule::kw_reroll | Rule::reroll_action => "`reroll`, as in `reroll 2 times ignoring 19-20`",
+        Rule::kw_ignoring => "`ignoring`",
+        Rule::kw_condition | Rule::condition_action => "`condition`, as in `condition prone`",
+        Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
+        Rule::kw_actions => "`actions`",
+        Rule::kw_rounds => "`rounds`",
+        Rule::kw_times => "`times`",
+        Rule::roll_action => "`roll` with a table name",
+        Rule::range | Rule::range_key => "a die range such as 01-03 or 19",
+        Rule::actions => "`=>` and an action",
+        Rule::script_args => "`(` and arguments",
+        Rule::roll_row => "a row such as `01-03 falter \"Falter\"`",
+        Rule::axis => "an axis such as `defender by success_level`",
+        Rule::matrix_header => "a header row such as `| | critical | success |`",
+        Rule::matrix_row => "a row such as `| critical | - | defender 1 |`",
+        Rule::key => "a key: a name, a number, a range such as 1-10, 21+ or <=-2",
+        Rule::at_least => "a key such as 21+",
+        Rule::at_most => "a key such as <=-2",
+        Rule::cell | Rule::cell_result => "a cell value",
+        Rule::cell_empty => "`-`",
+        Rule::cell_wins => "a winner such as `attacker 2`",
+        Rule::modifier => "a modifier such as `target_surprised \"Target surprised\" +20%`",
+        Rule::modifier_value => "a modifier value such as +20%, -4, grade hard or +2D (+6)",
+        Rule::multiply_value => "a multiplier such as x1/2",
+        Rule::dice_value => "dice with a standard value, such as +2D (+6)",
+        Rule::lookup_header => "a header row such as `| st | thrust | swing |`",
+        Rule::lookup_row => "a row such as `| 4 | 1d6-5 | 1d6-5 |`",
+        Rule::lookup_cell => "a value",
+        Rule::effect => "an effect such as `impale \"Impale\" offensive`",
+        Rule::action => "an action: script, lose, reroll, roll or condition",
+        Rule::script_arg | Rule::value => "a value: a number, a percentage, dice, a \"text\" or a name",
+        Rule::effect_flag => "`offensive`, `defensive`, `stackable`, `requires` or `weapon`",
+        Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::range_dash => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_recognised_whole() {
+        assert!(is_keyword("table"));
+        assert!(is_keyword("actions"));
+        assert!(!is_keyword("tables"));
+        assert!(!is_keyword("drop_weapon"));
+    }
+
+    #[test]
+    fn lists_read_as_english() {
+        assert_eq!(human_list(&[Rule::name]), human_name(Rule::name).unwrap());
+        assert_eq!(
+            human_list(&[Rule::kw_below, Rule::kw_above, Rule::kw_of]),
+            "`below` or `above` or `of`"
+        );
+    }
+}

@@ -1,0 +1,675 @@
+//! Lowering of `grammar/tables.pest`: pairs → [`TableFile`]. One `lower_<rule>` function
+//! per grammar rule; a shape the grammar makes impossible is an internal error with a
+//! location, never a panic.
+
+use std::iter::Peekable;
+
+use pest::Parser;
+use pest::iterators::{Pair, Pairs};
+
+use super::dice::lower_dice;
+use super::{Grammar, Origin, ParseError, Rule};
+use crate::source::{SourceFile, Span, Spanned};
+use crate::tables::model::*;
+
+/// Parse and lower a whole `.tables` file.
+pub fn parse_tables(file: &SourceFile) -> Result<TableFile, ParseError> {
+    let origin = Origin { file, offset: 0 };
+    let pairs = Grammar::parse(Rule::file, file.text()).map_err(|e| origin.syntax_error(e))?;
+    let mut tables = Vec::new();
+    for pair in pairs.flatten().filter(|p| is_table(p.as_rule())) {
+        tables.push(lower_table(origin, pair)?);
+    }
+    Ok(TableFile { tables })
+}
+
+fn is_table(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::roll_table | Rule::matrix | Rule::modifier_list | Rule::lookup | Rule::effect_list
+    )
+}
+
+/// The children of a pair, keywords left out, read in order.
+struct Children<'o, 'i> {
+    origin: Origin<'o>,
+    span: Span,
+    context: &'static str,
+    pairs: Peekable<Pairs<'i, Rule>>,
+}
+
+impl<'o, 'i> Children<'o, 'i> {
+    fn of(origin: Origin<'o>, pair: Pair<'i, Rule>, context: &'static str) -> Self {
+        Children {
+            origin,
+            span: origin.span(pair.as_span()),
+            context,
+            pairs: pair.into_inner().peekable(),
+        }
+    }
+
+    fn skip_keywords(&mut self) {
+        while self.pairs.peek().is_some_and(|p| is_keyword(p.as_rule())) {
+            self.pairs.next();
+        }
+    }
+
+    /// The next child, which the grammar promises is a `rule`.
+    fn expect(&mut self, rule: Rule, expected: &'static str) -> Result<Pair<'i, Rule>, ParseError> {
+        self.optional(rule)
+            .ok_or_else(|| self.origin.internal(self.span, expected, self.context))
+    }
+
+    fn optional(&mut self, rule: Rule) -> Option<Pair<'i, Rule>> {
+        self.skip_keywords();
+        if self.pairs.peek().is_some_and(|p| p.as_rule() == rule) {
+            self.pairs.next()
+        } else {
+            None
+        }
+    }
+
+    /// Every remaining child that is a `rule`.
+    fn all(&mut self, rule: Rule) -> Vec<Pair<'i, Rule>> {
+        let mut found = Vec::new();
+        while let Some(pair) = self.optional(rule) {
+            found.push(pair);
+        }
+        found
+    }
+
+    fn remaining(mut self) -> impl Iterator<Item = Pair<'i, Rule>> {
+        self.skip_keywords();
+        self.pairs.filter(|p| !is_keyword(p.as_rule()))
+    }
+}
+
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_table
+            | Rule::kw_matrix
+            | Rule::kw_modifiers
+            | Rule::kw_lookup
+            | Rule::kw_effects
+            | Rule::kw_roll
+            | Rule::kw_rows
+            | Rule::kw_cols
+            | Rule::kw_by
+            | Rule::kw_group
+            | Rule::kw_nonstacking
+            | Rule::kw_auto
+            | Rule::kw_grade
+            | Rule::kw_cap
+            | Rule::kw_per
+            | Rule::kw_below
+            | Rule::kw_above
+            | Rule::kw_of
+            | Rule::kw_offensive
+            | Rule::kw_defensive
+            | Rule::kw_stackable
+            | Rule::kw_requires
+            | Rule::kw_opponent
+            | Rule::kw_weapon
+            | Rule::kw_or
+            | Rule::kw_script
+            | Rule::kw_lose
+            | Rule::kw_reroll
+            | Rule::kw_ignoring
+            | Rule::kw_condition
+            | Rule::kw_for
+            | Rule::kw_times
+    )
+}
+
+fn lower_table(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Table, ParseError> {
+    let rule = pair.as_rule();
+    let mut children = Children::of(origin, pair, "a table");
+    let span = children.span;
+    let name = lower_name(origin, children.expect(Rule::name, "the table's name")?);
+    let title = children.optional(Rule::title).map(lower_text);
+    let kind = match rule {
+        Rule::roll_table => TableKind::Roll(lower_roll_table(origin, children)?),
+        Rule::matrix => TableKind::Matrix(lower_matrix(origin, children)?),
+        Rule::modifier_list => TableKind::Modifiers(lower_modifier_list(origin, children)?),
+        Rule::lookup => TableKind::Lookup(lower_lookup(origin, children)?),
+        Rule::effect_list => TableKind::Effects(lower_effect_list(origin, children)?),
+        _ => return Err(origin.internal(span, "a kind of table", "a tables file")),
+    };
+    Ok(Table {
+        name,
+        title,
+        kind,
+        span,
+    })
+}
+
+// ------------------------------------------------------------------ words
+
+fn lower_name(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<String> {
+    Spanned::new(pair.as_str().to_string(), origin.span(pair.as_span()))
+}
+
+/// The text of a string (or of a rule wrapping one), unescaped, with line breaks and the
+/// indentation after them folded into single spaces so that long texts can be wrapped.
+fn lower_text(pair: Pair<'_, Rule>) -> String {
+    let raw = pair
+        .into_inner()
+        .flatten()
+        .find(|p| p.as_rule() == Rule::string_text)
+        .map_or("", |p| p.as_str());
+    let mut text = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('n') => text.push('\n'),
+                Some(other) => text.push(other),
+                None => {}
+            },
+            '\n' | '\r' => {
+                while text.ends_with([' ', '\t']) {
+                    text.pop();
+                }
+                if !text.ends_with(' ') && !text.is_empty() {
+                    text.push(' ');
+                }
+                // The indentation of the next line is folded too.
+                let rest = chars.as_str().trim_start_matches([' ', '\t', '\n', '\r']);
+                chars = rest.chars();
+            }
+            other => text.push(other),
+        }
+    }
+    text
+}
+
+fn lower_integer(origin: Origin<'_>, pair: &Pair<'_, Rule>) -> Result<i64, ParseError> {
+    let text: String = pair
+        .as_str()
+        .chars()
+        .map(|c| if matches!(c, '–' | '−') { '-' } else { c })
+        .filter(|c| !c.is_whitespace() && *c != '+')
+        .collect();
+    text.parse::<i64>()
+        .ok()
+        .filter(|n| n.unsigned_abs() < 1_000_000_000_000_000_000)
+        .ok_or_else(|| ParseError::Number {
+            src: origin.file.named(),
+            span: origin.span(pair.as_span()).into(),
+            text: pair.as_str().to_string(),
+        })
+}
+
+fn lower_u32(origin: Origin<'_>, pair: &Pair<'_, Rule>) -> Result<u32, ParseError> {
+    let value = lower_integer(origin, pair)?;
+    u32::try_from(value).map_err(|_| ParseError::Number {
+        src: origin.file.named(),
+        span: origin.span(pair.as_span()).into(),
+        text: pair.as_str().to_string(),
+    })
+}
+
+/// `01-03`, `19`, `96-00`. On a die whose highest result is 100, the book's `00` is 100.
+fn lower_range(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<Spanned<DieRange>, ParseError> {
+    let span = origin.span(pair.as_span());
+    let mut bounds = Vec::new();
+    for part in pair.into_inner() {
+        let value = lower_integer(origin, &part)?;
+        let is_double_zero = part.as_str().len() >= 2 && value == 0;
+        bounds.push(if hundred && is_double_zero { 100 } else { value });
+    }
+    match bounds.as_slice() {
+        [single] => Ok(Spanned::new(DieRange { low: *single, high: *single }, span)),
+        [low, high] => Ok(Spanned::new(DieRange { low: *low, high: *high }, span)),
+        _ => Err(origin.internal(span, "one or two numbers", "a die range")),
+    }
+}
+
+fn lower_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Value>, ParseError> {
+    let span = origin.span(pair.as_span());
+    let value = match pair.as_rule() {
+        Rule::percent => {
+            let number = pair
+                .clone()
+                .into_inner()
+                .find(|p| p.as_rule() == Rule::integer)
+                .ok_or_else(|| origin.internal(span, "a number", "a percentage"))?;
+            let magnitude = lower_integer(origin, &number)?;
+            let negative = !pair.as_str().starts_with('+');
+            Value::Percent(Percent {
+                percent: if negative { -magnitude } else { magnitude },
+            })
+        }
+        Rule::dice => {
+            let dice = lower_dice(origin, pair)?;
+            match dice.as_constant() {
+                Some(constant) => Value::Integer(constant),
+                None => Value::Dice(dice.value),
+            }
+        }
+        Rule::signed_int => Value::Integer(lower_integer(origin, &pair)?),
+        Rule::string => Value::Text(lower_text(pair)),
+        Rule::name => Value::Name(Name {
+            name: pair.as_str().to_string(),
+        }),
+        _ => return Err(origin.internal(span, "a value", "a cell")),
+    };
+    Ok(Spanned::new(value, span))
+}
+
+// ------------------------------------------------------------------ actions
+
+fn lower_actions(origin: Origin<'_>, pair: Option<Pair<'_, Rule>>, hundred: bool) -> Result<Vec<Spanned<Action>>, ParseError> {
+    let Some(pair) = pair else {
+        return Ok(Vec::new());
+    };
+    pair.into_inner()
+        .map(|action| lower_action(origin, action, hundred))
+        .collect()
+}
+
+fn lower_action(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<Spanned<Action>, ParseError> {
+    let rule = pair.as_rule();
+    let mut children = Children::of(origin, pair, "an action");
+    let span = children.span;
+    let action = match rule {
+        Rule::script_action => {
+            let target = children.expect(Rule::script_name, "a script function")?;
+            let mut parts = target.into_inner();
+            let (Some(module), Some(function)) = (parts.next(), parts.next()) else {
+                return Err(origin.internal(span, "module::function", "a script action"));
+            };
+            let args = match children.optional(Rule::script_args) {
+                Some(args) => args
+                    .into_inner()
+                    .map(|arg| lower_value(origin, arg))
+                    .collect::<Result<_, _>>()?,
+                None => Vec::new(),
+            };
+            Action::Script {
+                module: lower_name(origin, module),
+                function: lower_name(origin, function),
+                args,
+            }
+        }
+        Rule::lose_action => Action::LoseActions {
+            count: lower_dice(origin, children.expect(Rule::dice, "a number of actions")?)?,
+        },
+        Rule::reroll_action => {
+            let times = lower_u32(origin, &children.expect(Rule::integer, "a number of rolls")?)?;
+            let ignoring = lower_range(origin, children.expect(Rule::range, "a range to ignore")?, hundred)?;
+            Action::Reroll { times, ignoring }
+        }
+        Rule::roll_action => Action::RollTable {
+            table: lower_name(origin, children.expect(Rule::name, "a table name")?),
+        },
+        Rule::condition_action => {
+            let condition = lower_name(origin, children.expect(Rule::name, "a condition")?);
+            let duration = match children.optional(Rule::duration) {
+                Some(duration) => {
+                    let mut parts = Children::of(origin, duration, "a duration");
+                    let length = lower_dice(origin, parts.expect(Rule::dice, "a length")?)?;
+                    let unit = match parts.remaining().next().map(|unit| unit.as_rule()) {
+                        Some(Rule::kw_rounds) => DurationUnit::Rounds,
+                        _ => DurationUnit::Actions,
+                    };
+                    Some(Duration { length, unit })
+                }
+                None => None,
+            };
+            Action::Condition { condition, duration }
+        }
+        _ => return Err(origin.internal(span, "an action", "a row")),
+    };
+    Ok(Spanned::new(action, span))
+}
+
+// ------------------------------------------------------------------ roll tables
+
+fn lower_roll_table(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<RollTable, ParseError> {
+    let die = lower_dice(origin, children.expect(Rule::dice, "the die")?)?;
+    let hundred = die.max() == 100;
+    let rows = children
+        .all(Rule::roll_row)
+        .into_iter()
+        .map(|row| lower_roll_row(origin, row, hundred))
+        .collect::<Result<_, _>>()?;
+    Ok(RollTable { die, rows })
+}
+
+fn lower_roll_row(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<RollRow, ParseError> {
+    let mut children = Children::of(origin, pair, "a row");
+    let range = lower_range(origin, children.expect(Rule::range, "a die range")?, hundred)?;
+    let name = lower_name(origin, children.expect(Rule::name, "the row's name")?);
+    let label = children.optional(Rule::label).map(lower_text);
+    let description = children.optional(Rule::description).map(lower_text);
+    let actions = lower_actions(origin, children.optional(Rule::actions), hundred)?;
+    Ok(RollRow {
+        range,
+        name,
+        label,
+        description,
+        actions,
+    })
+}
+
+// ------------------------------------------------------------------ matrices
+
+fn lower_matrix(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<Matrix, ParseError> {
+    let rows_axis = lower_axis(origin, children.expect(Rule::axis, "the rows axis")?)?;
+    let cols_axis = lower_axis(origin, children.expect(Rule::axis, "the columns axis")?)?;
+    let header = children.expect(Rule::matrix_header, "the header row")?;
+    let columns = header
+        .into_inner()
+        .map(|key| lower_key(origin, key))
+        .collect::<Result<_, _>>()?;
+    let rows = children
+        .all(Rule::matrix_row)
+        .into_iter()
+        .map(|row| lower_matrix_row(origin, row))
+        .collect::<Result<_, _>>()?;
+    Ok(Matrix {
+        rows_axis,
+        cols_axis,
+        columns,
+        rows,
+    })
+}
+
+fn lower_axis(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Axis, ParseError> {
+    let mut children = Children::of(origin, pair, "an axis");
+    let name = lower_name(origin, children.expect(Rule::name, "the axis's name")?);
+    let domain = children.optional(Rule::name).map(|n| lower_name(origin, n));
+    Ok(Axis { name, domain })
+}
+
+fn lower_key(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Key>, ParseError> {
+    let span = origin.span(pair.as_span());
+    let inner = pair
+        .into_inner()
+        .next()
+        .ok_or_else(|| origin.internal(span, "a key", "a header or row"))?;
+    let numbers = |pair: Pair<'_, Rule>| -> Result<Vec<i64>, ParseError> {
+        pair.into_inner()
+            .filter(|p| p.as_rule() == Rule::signed_int)
+            .map(|p| lower_integer(origin, &p))
+            .collect()
+    };
+    let key = match inner.as_rule() {
+        Rule::name => Key::Name(inner.as_str().to_string()),
+        Rule::at_least => {
+            let low = numbers(inner)?.first().copied();
+            Key::Range(KeyRange { low, high: None })
+        }
+        Rule::at_most => {
+            let high = numbers(inner)?.first().copied();
+            Key::Range(KeyRange { low: None, high })
+        }
+        Rule::range_key => match numbers(inner)?.as_slice() {
+            [single] => Key::Range(KeyRange { low: Some(*single), high: Some(*single) }),
+            [low, high] => Key::Range(KeyRange { low: Some(*low), high: Some(*high) }),
+            _ => return Err(origin.internal(span, "one or two numbers", "a key")),
+        },
+        _ => return Err(origin.internal(span, "a key", "a header or row")),
+    };
+    Ok(Spanned::new(key, span))
+}
+
+fn lower_matrix_row(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<MatrixRow, ParseError> {
+    let mut children = Children::of(origin, pair, "a matrix row");
+    let key = lower_key(origin, children.expect(Rule::key, "the row's key")?)?;
+    let cells = children
+        .remaining()
+        .map(|cell| lower_cell(origin, cell))
+        .collect::<Result<_, _>>()?;
+    Ok(MatrixRow { key, cells })
+}
+
+fn lower_cell(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Cell>, ParseError> {
+    let span = origin.span(pair.as_span());
+    let inner = pair
+        .into_inner()
+        .next()
+        .ok_or_else(|| origin.internal(span, "a cell", "a matrix row"))?;
+    let span = origin.span(inner.as_span());
+    let cell = match inner.as_rule() {
+        Rule::cell_empty => Cell::Empty,
+        Rule::cell_wins => {
+            let mut children = Children::of(origin, inner, "a winner cell");
+            let side = lower_name(origin, children.expect(Rule::name, "a side")?);
+            let levels = lower_u32(origin, &children.expect(Rule::integer, "a number of levels")?)?;
+            Cell::Wins { side, levels }
+        }
+        Rule::cell_result => {
+            let mut values = Vec::new();
+            let mut actions = Vec::new();
+            for part in inner.into_inner() {
+                if part.as_rule() == Rule::actions {
+                    actions = lower_actions(origin, Some(part), false)?;
+                } else {
+                    values.push(lower_value(origin, part)?);
+                }
+            }
+            Cell::Result { values, actions }
+        }
+        _ => return Err(origin.internal(span, "a cell", "a matrix row")),
+    };
+    Ok(Spanned::new(cell, span))
+}
+
+// ------------------------------------------------------------------ modifier lists
+
+fn lower_modifier_list(origin: Origin<'_>, children: Children<'_, '_>) -> Result<ModifierList, ParseError> {
+    let mut items = Vec::new();
+    for pair in children.remaining() {
+        items.push(match pair.as_rule() {
+            Rule::modifier_group => ModifierItem::Group(lower_modifier_group(origin, pair)?),
+            _ => ModifierItem::Single(lower_modifier(origin, pair)?),
+        });
+    }
+    Ok(ModifierList { items })
+}
+
+fn lower_modifier_group(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<ModifierGroup, ParseError> {
+    let mut children = Children::of(origin, pair, "a group of modifiers");
+    let group = lower_name(origin, children.expect(Rule::name, "the group's name")?);
+    let title = children.optional(Rule::title).map(lower_text);
+    let stacking = children.optional(Rule::nonstacking).is_none();
+    let modifiers = children
+        .all(Rule::modifier)
+        .into_iter()
+        .map(|m| lower_modifier(origin, m))
+        .collect::<Result<_, _>>()?;
+    Ok(ModifierGroup {
+        group,
+        title,
+        stacking,
+        modifiers,
+    })
+}
+
+fn lower_modifier(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Modifier, ParseError> {
+    let mut children = Children::of(origin, pair, "a modifier");
+    let name = lower_name(origin, children.expect(Rule::name, "the modifier's name")?);
+    let label = children.optional(Rule::label).map(lower_text);
+    let value = lower_modifier_value(origin, children.expect(Rule::modifier_value, "a value")?)?;
+    let scale = match children.optional(Rule::scale) {
+        Some(scale) => Some(lower_scale(origin, scale)?),
+        None => None,
+    };
+    Ok(Modifier {
+        name,
+        label,
+        value,
+        scale,
+    })
+}
+
+fn lower_modifier_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<ModifierValue>, ParseError> {
+    let span = origin.span(pair.as_span());
+    let inner = pair
+        .into_inner()
+        .next()
+        .ok_or_else(|| origin.internal(span, "a modifier value", "a modifier"))?;
+    let rule = inner.as_rule();
+    let value = match rule {
+        Rule::percent => match lower_value(origin, inner)?.value {
+            Value::Percent(Percent { percent }) => ModifierValue::Percent { percent },
+            _ => return Err(origin.internal(span, "a percentage", "a modifier")),
+        },
+        Rule::flat => ModifierValue::Flat {
+            amount: lower_integer(origin, &inner)?,
+        },
+        Rule::auto_value | Rule::grade_value | Rule::cap_value => {
+            let mut children = Children::of(origin, inner, "a modifier");
+            let word = lower_name(origin, children.expect(Rule::name, "a name")?);
+            match rule {
+                Rule::auto_value => ModifierValue::Automatic { level: word },
+                Rule::grade_value => ModifierValue::Grade { grade: word },
+                _ => ModifierValue::Cap { skill: word },
+            }
+        }
+        Rule::multiply_value => {
+            let numbers: Vec<u32> = inner
+                .into_inner()
+                .map(|n| lower_u32(origin, &n))
+                .collect::<Result<_, _>>()?;
+            match numbers.as_slice() {
+                [numerator] => ModifierValue::Multiply { numerator: *numerator, denominator: 1 },
+                [numerator, denominator] => ModifierValue::Multiply {
+                    numerator: *numerator,
+                    denominator: *denominator,
+                },
+                _ => return Err(origin.internal(span, "one or two numbers", "a multiplier")),
+            }
+        }
+        Rule::dice_value => {
+            let mut children = Children::of(origin, inner, "dice with a standard value");
+            let dice = lower_dice(origin, children.expect(Rule::dice, "dice")?)?;
+            let standard = lower_integer(origin, &children.expect(Rule::signed_int, "a standard value")?)?;
+            ModifierValue::Dice {
+                dice: dice.value,
+                standard,
+            }
+        }
+        _ => return Err(origin.internal(span, "a modifier value", "a modifier")),
+    };
+    Ok(Spanned::new(value, span))
+}
+
+fn lower_scale(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Scale, ParseError> {
+    let mut children = Children::of(origin, pair.clone(), "a scale");
+    let step = lower_u32(origin, &children.expect(Rule::integer, "a step")?)?;
+    let direction = if pair.into_inner().any(|p| p.as_rule() == Rule::kw_below) {
+        ScaleDirection::Below
+    } else {
+        ScaleDirection::Above
+    };
+    // `below` and `above` are keywords, skipped by `children`.
+    let threshold = lower_integer(origin, &children.expect(Rule::signed_int, "a threshold")?)?;
+    let quantity = lower_name(origin, children.expect(Rule::name, "a quantity")?);
+    Ok(Scale {
+        step,
+        direction,
+        threshold,
+        quantity,
+    })
+}
+
+// ------------------------------------------------------------------ look-ups
+
+fn lower_lookup(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<Lookup, ParseError> {
+    let header = children.expect(Rule::lookup_header, "the header row")?;
+    let header_span = origin.span(header.as_span());
+    let mut names = header.into_inner().map(|n| lower_name(origin, n));
+    let key = names
+        .next()
+        .ok_or_else(|| origin.internal(header_span, "the key's name", "a look-up header"))?;
+    let columns = names.collect();
+    let rows = children
+        .all(Rule::lookup_row)
+        .into_iter()
+        .map(|row| lower_lookup_row(origin, row))
+        .collect::<Result<_, _>>()?;
+    Ok(Lookup {
+        key,
+        columns,
+        rows,
+        header_span,
+    })
+}
+
+fn lower_lookup_row(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<LookupRow, ParseError> {
+    let mut children = Children::of(origin, pair, "a look-up row");
+    let span = children.span;
+    let key = lower_key(origin, children.expect(Rule::key, "the row's key")?)?;
+    let mut cells = Vec::new();
+    for cell in children.remaining() {
+        let cell_span = origin.span(cell.as_span());
+        let inner = cell
+            .into_inner()
+            .next()
+            .ok_or_else(|| origin.internal(cell_span, "a value", "a look-up row"))?;
+        cells.push(match inner.as_rule() {
+            Rule::cell_empty => Spanned::new(None, cell_span),
+            _ => {
+                let value = lower_value(origin, inner)?;
+                Spanned::new(Some(value.value), value.span)
+            }
+        });
+    }
+    Ok(LookupRow { key, cells, span })
+}
+
+// ------------------------------------------------------------------ effect lists
+
+fn lower_effect_list(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<EffectList, ParseError> {
+    let effects = children
+        .all(Rule::effect)
+        .into_iter()
+        .map(|effect| lower_effect(origin, effect))
+        .collect::<Result<_, _>>()?;
+    Ok(EffectList { effects })
+}
+
+fn lower_effect(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Effect, ParseError> {
+    let mut children = Children::of(origin, pair, "an effect");
+    let name = lower_name(origin, children.expect(Rule::name, "the effect's name")?);
+    let label = children.optional(Rule::label).map(lower_text);
+    let description = children.optional(Rule::description).map(lower_text);
+    let mut effect = Effect {
+        name,
+        label,
+        description,
+        offensive: false,
+        defensive: false,
+        stackable: false,
+        requires: None,
+        weapons: Vec::new(),
+        actions: Vec::new(),
+    };
+    for flag in children.remaining() {
+        match flag.as_rule() {
+            Rule::offensive => effect.offensive = true,
+            Rule::defensive => effect.defensive = true,
+            Rule::stackable => effect.stackable = true,
+            Rule::requires => {
+                let mut parts = Children::of(origin, flag, "a requirement");
+                let opponent = parts.optional(Rule::opponent).is_some();
+                let level = lower_name(origin, parts.expect(Rule::name, "a result")?);
+                effect.requires = Some(Requirement { opponent, level });
+            }
+            Rule::weapon_types => {
+                effect.weapons = flag
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::name)
+                    .map(|p| lower_name(origin, p))
+                    .collect();
+            }
+            Rule::actions => effect.actions = lower_actions(origin, Some(flag), false)?,
+            _ => return Err(origin.internal(origin.span(flag.as_span()), "a flag", "an effect")),
+        }
+    }
+    Ok(effect)
+}

@@ -1,0 +1,12 @@
+//! Tables: the typed model of the table language, the checks a parser cannot make, and
+//! rolling on a roll table.
+
+pub mod model;
+mod problem;
+mod roll;
+mod validate;
+
+pub use model::*;
+pub use problem::TableProblem;
+pub use roll::{RerollStep, RollOnTable, TableRollError, roll_on_table};
+pub use validate::validate_file;

@@ -1,0 +1,390 @@
+//! The typed model of a tables file, as lowered from the grammar. Every node a later stage
+//! may blame keeps its span; names that refer to other things stay names here and are
+//! checked by `tables::validate` and the ruleset resolver.
+
+use serde::Serialize;
+
+use crate::dice::DiceExpr;
+use crate::source::{Span, Spanned};
+
+/// One `.tables` file.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableFile {
+    pub tables: Vec<Table>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    pub name: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(flatten)]
+    pub kind: TableKind,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableKind {
+    Roll(RollTable),
+    Matrix(Matrix),
+    Modifiers(ModifierList),
+    Lookup(Lookup),
+    Effects(EffectList),
+}
+
+impl TableKind {
+    /// The keyword that starts this kind of table, for messages.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            TableKind::Roll(_) => "table",
+            TableKind::Matrix(_) => "matrix",
+            TableKind::Modifiers(_) => "modifiers",
+            TableKind::Lookup(_) => "lookup",
+            TableKind::Effects(_) => "effects",
+        }
+    }
+}
+
+// ------------------------------------------------------------------ roll tables
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RollTable {
+    pub die: Spanned<DiceExpr>,
+    pub rows: Vec<RollRow>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RollRow {
+    pub range: Spanned<DieRange>,
+    pub name: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Spanned<Action>>,
+}
+
+impl RollRow {
+    /// The label, or the name when the row has none.
+    pub fn display_label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.name.value)
+    }
+}
+
+/// An inclusive range of die results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DieRange {
+    pub low: i64,
+    pub high: i64,
+}
+
+impl DieRange {
+    pub fn contains(self, value: i64) -> bool {
+        self.low <= value && value <= self.high
+    }
+}
+
+impl std::fmt::Display for DieRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.low == self.high {
+            write!(f, "{}", self.low)
+        } else {
+            write!(f, "{}-{}", self.low, self.high)
+        }
+    }
+}
+
+/// What a row (or a matrix cell, or an effect) does when it comes up.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// `script fumbles::drop_weapon(1d4)`: call a function of `scripts/fumbles.rhai`.
+    Script {
+        module: Spanned<String>,
+        function: Spanned<String>,
+        args: Vec<Spanned<Value>>,
+    },
+    /// `lose 1d3 actions`
+    LoseActions { count: Spanned<DiceExpr> },
+    /// `reroll 2 times ignoring 19-20`
+    Reroll {
+        times: u32,
+        ignoring: Spanned<DieRange>,
+    },
+    /// `roll humanoid_hit_location`
+    RollTable { table: Spanned<String> },
+    /// `condition prone`, `condition cannot_attack for 1d3 actions`
+    Condition {
+        condition: Spanned<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        duration: Option<Duration>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Duration {
+    pub length: Spanned<DiceExpr>,
+    pub unit: DurationUnit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DurationUnit {
+    Actions,
+    Rounds,
+}
+
+/// A plain value in a cell, an argument or a look-up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    Integer(i64),
+    Percent(Percent),
+    Dice(DiceExpr),
+    Text(String),
+    Name(Name),
+}
+
+/// A percentage such as `-20%`, kept apart from plain numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Percent {
+    pub percent: i64,
+}
+
+/// A bare word such as `half` or `prone`, kept apart from quoted text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Name {
+    pub name: String,
+}
+
+// ------------------------------------------------------------------ matrices
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Matrix {
+    pub rows_axis: Axis,
+    pub cols_axis: Axis,
+    pub columns: Vec<Spanned<Key>>,
+    pub rows: Vec<MatrixRow>,
+}
+
+/// `defender by success_level`: the axis is named after a side and may be bound to a
+/// domain whose keys the resolver checks.
+#[derive(Clone, Debug, Serialize)]
+pub struct Axis {
+    pub name: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain: Option<Spanned<String>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatrixRow {
+    pub key: Spanned<Key>,
+    pub cells: Vec<Spanned<Cell>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "cell", rename_all = "snake_case")]
+pub enum Cell {
+    /// `-`: nothing happens.
+    Empty,
+    /// `attacker 2`: that side wins so many levels.
+    Wins { side: Spanned<String>, levels: u32 },
+    /// Anything else: values and actions for the ruleset to interpret.
+    Result {
+        values: Vec<Spanned<Value>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        actions: Vec<Spanned<Action>>,
+    },
+}
+
+/// A row or column key of a matrix, or the key of a look-up row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Key {
+    Name(String),
+    Range(KeyRange),
+}
+
+/// Numeric keys: `5`, `1-10`, `21+` (no upper bound), `<=-2` (no lower bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KeyRange {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high: Option<i64>,
+}
+
+impl KeyRange {
+    pub fn contains(self, value: i64) -> bool {
+        self.low.is_none_or(|low| low <= value) && self.high.is_none_or(|high| value <= high)
+    }
+
+    pub fn overlaps(self, other: KeyRange) -> bool {
+        let low = self.low.max(other.low);
+        let high = match (self.high, other.high) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (low, high) {
+            (Some(low), Some(high)) => low <= high,
+            _ => true,
+        }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Name(name) => f.write_str(name),
+            Key::Range(KeyRange {
+                low: Some(low),
+                high: Some(high),
+            }) if low == high => write!(f, "{low}"),
+            Key::Range(KeyRange { low, high }) => match (low, high) {
+                (Some(low), Some(high)) => write!(f, "{low}-{high}"),
+                (Some(low), None) => write!(f, "{low}+"),
+                (None, Some(high)) => write!(f, "<={high}"),
+                (None, None) => f.write_str("any"),
+            },
+        }
+    }
+}
+
+// ------------------------------------------------------------------ modifier lists
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ModifierList {
+    pub items: Vec<ModifierItem>,
+}
+
+impl ModifierList {
+    /// Every modifier, in the groups or not.
+    pub fn modifiers(&self) -> impl Iterator<Item = &Modifier> {
+        self.items.iter().flat_map(|item| match item {
+            ModifierItem::Single(modifier) => std::slice::from_ref(modifier),
+            ModifierItem::Group(group) => group.modifiers.as_slice(),
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum ModifierItem {
+    Single(Modifier),
+    Group(ModifierGroup),
+}
+
+/// A section of modifiers; in a `nonstacking` group only the largest applies.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModifierGroup {
+    pub group: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub stacking: bool,
+    pub modifiers: Vec<Modifier>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Modifier {
+    pub name: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub value: Spanned<ModifierValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ModifierValue {
+    /// `+20%`
+    Percent { percent: i64 },
+    /// `-4`
+    Flat { amount: i64 },
+    /// `grade hard`: a Difficulty Grade declared by the ruleset.
+    Grade { grade: Spanned<String> },
+    /// `+2D (+6)`: dice, with the standard value used when dice are not rolled.
+    Dice {
+        dice: DiceExpr,
+        standard: i64,
+    },
+    /// `auto critical`: the test has this result, whatever the roll.
+    Automatic { level: Spanned<String> },
+    /// `x1/2`: the skill is multiplied.
+    Multiply { numerator: u32, denominator: u32 },
+    /// `cap ride`: the skill cannot exceed another skill.
+    Cap { skill: Spanned<String> },
+}
+
+/// `per 1 below 5 of target_siz`: the value applies once per step past a threshold.
+#[derive(Clone, Debug, Serialize)]
+pub struct Scale {
+    pub step: u32,
+    pub direction: ScaleDirection,
+    pub threshold: i64,
+    pub quantity: Spanned<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScaleDirection {
+    Below,
+    Above,
+}
+
+// ------------------------------------------------------------------ look-ups
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Lookup {
+    pub key: Spanned<String>,
+    pub columns: Vec<Spanned<String>>,
+    pub rows: Vec<LookupRow>,
+    #[serde(skip)]
+    pub header_span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LookupRow {
+    pub key: Spanned<Key>,
+    /// One per column; `None` where the book prints a dash.
+    pub cells: Vec<Spanned<Option<Value>>>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+// ------------------------------------------------------------------ effect lists
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EffectList {
+    pub effects: Vec<Effect>,
+}
+
+/// Something a winner may choose with a won level: offensive or defensive, perhaps only
+/// on a given result, perhaps only with some weapons, perhaps more than once.
+#[derive(Clone, Debug, Serialize)]
+pub struct Effect {
+    pub name: Spanned<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub offensive: bool,
+    pub defensive: bool,
+    pub stackable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requires: Option<Requirement>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub weapons: Vec<Spanned<String>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Spanned<Action>>,
+}
+
+/// `requires critical` (the chooser's own result) or `requires opponent fumble`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Requirement {
+    pub opponent: bool,
+    pub level: Spanned<String>,
+}

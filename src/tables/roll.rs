@@ -1,0 +1,131 @@
+//! Rolling on a roll table: the die, the row it selects, and the rolls its actions ask
+//! for (`reroll ... ignoring ...`, `roll other_table`). Other actions are left to the
+//! engine, which knows the combatants they act on.
+
+use serde::Serialize;
+
+use crate::dice::{DiceSource, RollError};
+
+use super::model::{Action, RollTable, Table, TableKind};
+
+/// Deeper than this, tables that roll each other are taken to be a loop.
+const MAX_DEPTH: usize = 16;
+
+/// One roll on a table and everything it led to.
+#[derive(Clone, Debug, Serialize)]
+pub struct RollOnTable {
+    pub table: String,
+    pub die: String,
+    pub result: i64,
+    /// Index of the selected row in the table.
+    pub row: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rerolls: Vec<RerollStep>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rolled_tables: Vec<RollOnTable>,
+}
+
+/// A roll made because a row said `reroll N times ignoring ...`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum RerollStep {
+    Ignored { result: i64 },
+    Kept { roll: RollOnTable },
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum TableRollError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Dice(#[from] RollError),
+    #[error("`{table}` is a {kind} table; only roll tables (`table ... roll ...`) can be rolled")]
+    #[diagnostic(code(affray::roll::not_a_roll_table))]
+    NotARollTable { table: String, kind: &'static str },
+    #[error("rolling `{table}` led to tables rolling each other more than {MAX_DEPTH} deep")]
+    #[diagnostic(
+        code(affray::roll::too_deep),
+        help("check the `roll` actions of these tables for a loop")
+    )]
+    TooDeep { table: String },
+}
+
+/// Roll on `table`. `find` gives the other tables of the ruleset, for `roll` actions.
+pub fn roll_on_table<'t>(
+    table: &'t Table,
+    find: &dyn Fn(&str) -> Option<&'t Table>,
+    dice: &mut DiceSource,
+) -> Result<RollOnTable, TableRollError> {
+    roll_at_depth(table, find, dice, 0)
+}
+
+fn roll_at_depth<'t>(
+    table: &'t Table,
+    find: &dyn Fn(&str) -> Option<&'t Table>,
+    dice: &mut DiceSource,
+    depth: usize,
+) -> Result<RollOnTable, TableRollError> {
+    let TableKind::Roll(roll_table) = &table.kind else {
+        return Err(TableRollError::NotARollTable {
+            table: table.name.value.clone(),
+            kind: table.kind.keyword(),
+        });
+    };
+    if depth > MAX_DEPTH {
+        return Err(TableRollError::TooDeep {
+            table: table.name.value.clone(),
+        });
+    }
+    let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
+    let result = roll_table.die.roll(dice, &purpose)?.total;
+    let row = row_for(roll_table, result);
+    let mut rerolls = Vec::new();
+    let mut rolled_tables = Vec::new();
+    for action in &roll_table.rows[row].actions {
+        match &action.value {
+            Action::Reroll { times, ignoring } => {
+                for _ in 0..*times {
+                    loop {
+                        let again = roll_at_depth(table, find, dice, depth + 1)?;
+                        if ignoring.value.contains(again.result) {
+                            rerolls.push(RerollStep::Ignored {
+                                result: again.result,
+                            });
+                        } else {
+                            rerolls.push(RerollStep::Kept { roll: again });
+                            break;
+                        }
+                    }
+                }
+            }
+            Action::RollTable { table: other } => {
+                if let Some(other) = find(&other.value) {
+                    rolled_tables.push(roll_at_depth(other, find, dice, depth + 1)?);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(RollOnTable {
+        table: table.name.value.clone(),
+        die: roll_table.die.value.to_string(),
+        result,
+        row,
+        rerolls,
+        rolled_tables,
+    })
+}
+
+/// The row covering `result`. A result modified past the ends of the die (an NPC's armour
+/// subtracted from the roll, damage added to it) reads the first or the last row.
+pub fn row_for(table: &RollTable, result: i64) -> usize {
+    if let Some(index) = table.rows.iter().position(|row| row.range.contains(result)) {
+        return index;
+    }
+    let lowest = (0..table.rows.len()).min_by_key(|&i| table.rows[i].range.low);
+    let highest = (0..table.rows.len()).max_by_key(|&i| table.rows[i].range.high);
+    match (lowest, highest) {
+        (Some(low), _) if result < table.rows[low].range.low => low,
+        (_, Some(high)) => high,
+        _ => 0,
+    }
+}
