@@ -187,10 +187,12 @@ impl DiceExpr {
 
     /// The value of an expression that rolls no dice, such as `3` or `-1`.
     pub fn as_constant(&self) -> Option<i64> {
-        self.terms.iter().try_fold(0i64, |sum, term| match term.kind {
-            TermKind::Constant(value) => Some(sum + term.sign() * i64::from(value)),
-            TermKind::Dice { .. } => None,
-        })
+        self.terms
+            .iter()
+            .try_fold(0i64, |sum, term| match term.kind {
+                TermKind::Constant(value) => Some(sum + term.sign() * i64::from(value)),
+                TermKind::Dice { .. } => None,
+            })
     }
 
     pub fn min(&self) -> i64 {
@@ -367,7 +369,9 @@ mod tests {
         // 1D4-1D4 runs from -3 to 3 with a peak of 4/16 at 0.
         let mut minus = dice(1, 4);
         minus.negative = true;
-        let dist = DiceExpr::new(vec![dice(1, 4), minus]).unwrap().distribution();
+        let dist = DiceExpr::new(vec![dice(1, 4), minus])
+            .unwrap()
+            .distribution();
         assert_eq!((dist.min, dist.max()), (-3, 3));
         assert!((dist.probability(0) - 0.25).abs() < 1e-12);
         assert!((dist.probability(-3) - 1.0 / 16.0).abs() < 1e-12);

@@ -4,5 +4,5 @@
 mod expr;
 mod source;
 
-pub use expr::{DiceExpr, DiceTerm, Distribution, Limits, LimitExceeded, Rolled, TermKind};
+pub use expr::{DiceExpr, DiceTerm, Distribution, LimitExceeded, Limits, Rolled, TermKind};
 pub use source::{DiceSource, GivenDie, RollError};

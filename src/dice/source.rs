@@ -51,7 +51,9 @@ pub enum RollError {
     #[error("{origin}: {value} cannot be rolled on a 1D{sides} ({purpose})")]
     #[diagnostic(
         code(affray::dice::impossible_value),
-        help("a 1D{sides} shows 1 to {sides}; check that the dice file follows the order of the rolls")
+        help(
+            "a 1D{sides} shows 1 to {sides}; check that the dice file follows the order of the rolls"
+        )
     )]
     Impossible {
         value: u32,
@@ -188,7 +190,11 @@ mod tests {
         }]);
         assert!(matches!(
             source.roll_die(20, "fumble"),
-            Err(RollError::Impossible { value: 21, sides: 20, .. })
+            Err(RollError::Impossible {
+                value: 21,
+                sides: 20,
+                ..
+            })
         ));
     }
 }

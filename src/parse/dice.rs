@@ -9,9 +9,14 @@ use crate::source::{SourceFile, Span, Spanned};
 
 /// Parse a dice expression that stands alone, e.g. a weapon's damage in `equipment.toml`.
 /// `offset` is where `text` starts in `file`, so that errors point into the file.
-pub fn parse_dice(file: &SourceFile, text: &str, offset: usize) -> Result<Spanned<DiceExpr>, ParseError> {
+pub fn parse_dice(
+    file: &SourceFile,
+    text: &str,
+    offset: usize,
+) -> Result<Spanned<DiceExpr>, ParseError> {
     let origin = Origin { file, offset };
-    let mut pairs = Grammar::parse(Rule::dice_expression, text).map_err(|e| origin.syntax_error(e))?;
+    let mut pairs =
+        Grammar::parse(Rule::dice_expression, text).map_err(|e| origin.syntax_error(e))?;
     let whole = pairs
         .next()
         .ok_or_else(|| origin.internal(Span::new(offset, offset), "a dice expression", "dice"))?;
@@ -23,7 +28,10 @@ pub fn parse_dice(file: &SourceFile, text: &str, offset: usize) -> Result<Spanne
     lower_dice(origin, dice)
 }
 
-pub(super) fn lower_dice(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<DiceExpr>, ParseError> {
+pub(super) fn lower_dice(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+) -> Result<Spanned<DiceExpr>, ParseError> {
     let span = origin.span(pair.as_span());
     let text = pair.as_str().to_string();
     let mut terms = Vec::new();
@@ -38,7 +46,13 @@ pub(super) fn lower_dice(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spa
                 });
                 negative = false;
             }
-            _ => return Err(origin.internal(origin.span(part.as_span()), "a sign or a term", "a dice expression")),
+            _ => {
+                return Err(origin.internal(
+                    origin.span(part.as_span()),
+                    "a sign or a term",
+                    "a dice expression",
+                ));
+            }
         }
     }
     DiceExpr::new(terms)
@@ -69,7 +83,13 @@ fn lower_term(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<TermKind, Pars
                     Rule::dice_count => count = number(&part),
                     Rule::dice_sides => sides = number(&part),
                     Rule::dice_percent => sides = 100,
-                    _ => return Err(origin.internal(origin.span(part.as_span()), "a count or sides", "dice")),
+                    _ => {
+                        return Err(origin.internal(
+                            origin.span(part.as_span()),
+                            "a count or sides",
+                            "dice",
+                        ));
+                    }
                 }
             }
             Ok(TermKind::Dice { count, sides })
@@ -121,12 +141,24 @@ mod tests {
 
     #[test]
     fn absurd_and_broken_expressions_are_errors() {
-        assert!(matches!(parse("1000000d1000000"), Err(ParseError::DiceLimit { .. })));
+        assert!(matches!(
+            parse("1000000d1000000"),
+            Err(ParseError::DiceLimit { .. })
+        ));
         let thousands = vec!["1d6"; 2000].join("+");
-        assert!(matches!(parse(&thousands), Err(ParseError::DiceLimit { .. })));
-        assert!(matches!(parse("99999999999999999999999d6"), Err(ParseError::DiceLimit { .. })));
+        assert!(matches!(
+            parse(&thousands),
+            Err(ParseError::DiceLimit { .. })
+        ));
+        assert!(matches!(
+            parse("99999999999999999999999d6"),
+            Err(ParseError::DiceLimit { .. })
+        ));
         for broken in ["", "2d6+", "d6 + 1", "1e6", "1d6x", "++1"] {
-            assert!(matches!(parse(broken), Err(ParseError::Syntax { .. })), "{broken:?}");
+            assert!(
+                matches!(parse(broken), Err(ParseError::Syntax { .. })),
+                "{broken:?}"
+            );
         }
     }
 }

@@ -43,7 +43,9 @@ pub enum ParseError {
     #[error("the dice expression `{text}` is refused: {reason}")]
     #[diagnostic(
         code(affray::dice::limit),
-        help("affray rolls at most 100 dice of up to 1000 sides per term, 32 terms, and 10000 sides in all")
+        help(
+            "affray rolls at most 100 dice of up to 1000 sides per term, 32 terms, and 10000 sides in all"
+        )
     )]
     DiceLimit {
         #[source_code]
@@ -56,7 +58,10 @@ pub enum ParseError {
 
     /// A number too large to hold, e.g. a range `1-99999999999999999999`.
     #[error("the number `{text}` is too large")]
-    #[diagnostic(code(affray::number::too_large), help("numbers in tables are whole numbers of at most 18 digits"))]
+    #[diagnostic(
+        code(affray::number::too_large),
+        help("numbers in tables are whole numbers of at most 18 digits")
+    )]
     Number {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -69,7 +74,9 @@ pub enum ParseError {
     #[error("internal error: expected {expected} while reading {context}")]
     #[diagnostic(
         code(affray::internal),
-        help("this is a bug in affray, not in your file; please report it with this file attached")
+        help(
+            "this is a bug in affray, not in your file; please report it with this file attached"
+        )
     )]
     Internal {
         #[source_code]
@@ -198,7 +205,9 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
         return Some("names start with a letter or _; write e.g. `row_1` rather than `1`".into());
     }
     if expected.contains(&Rule::range) {
-        return Some("each row starts with the die results it covers, such as `01-03` or `19`".into());
+        return Some(
+            "each row starts with the die results it covers, such as `01-03` or `19`".into(),
+        );
     }
     if expected.contains(&Rule::modifier_value) {
         return Some(
@@ -302,7 +311,9 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::lookup_cell => "a value",
         Rule::effect => "an effect such as `impale \"Impale\" offensive`",
         Rule::action => "an action: script, lose, reroll, roll or condition",
-        Rule::script_arg | Rule::value => "a value: a number, a percentage, dice, a \"text\" or a name",
+        Rule::script_arg | Rule::value => {
+            "a value: a number, a percentage, dice, a \"text\" or a name"
+        }
         Rule::effect_flag => "`offensive`, `defensive`, `stackable`, `requires` or `weapon`",
         Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::range_dash => return None,
     })

@@ -211,17 +211,37 @@ fn lower_u32(origin: Origin<'_>, pair: &Pair<'_, Rule>) -> Result<u32, ParseErro
 }
 
 /// `01-03`, `19`, `96-00`. On a die whose highest result is 100, the book's `00` is 100.
-fn lower_range(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<Spanned<DieRange>, ParseError> {
+fn lower_range(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+    hundred: bool,
+) -> Result<Spanned<DieRange>, ParseError> {
     let span = origin.span(pair.as_span());
     let mut bounds = Vec::new();
     for part in pair.into_inner() {
         let value = lower_integer(origin, &part)?;
         let is_double_zero = part.as_str().len() >= 2 && value == 0;
-        bounds.push(if hundred && is_double_zero { 100 } else { value });
+        bounds.push(if hundred && is_double_zero {
+            100
+        } else {
+            value
+        });
     }
     match bounds.as_slice() {
-        [single] => Ok(Spanned::new(DieRange { low: *single, high: *single }, span)),
-        [low, high] => Ok(Spanned::new(DieRange { low: *low, high: *high }, span)),
+        [single] => Ok(Spanned::new(
+            DieRange {
+                low: *single,
+                high: *single,
+            },
+            span,
+        )),
+        [low, high] => Ok(Spanned::new(
+            DieRange {
+                low: *low,
+                high: *high,
+            },
+            span,
+        )),
         _ => Err(origin.internal(span, "one or two numbers", "a die range")),
     }
 }
@@ -260,7 +280,11 @@ fn lower_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Value
 
 // ------------------------------------------------------------------ actions
 
-fn lower_actions(origin: Origin<'_>, pair: Option<Pair<'_, Rule>>, hundred: bool) -> Result<Vec<Spanned<Action>>, ParseError> {
+fn lower_actions(
+    origin: Origin<'_>,
+    pair: Option<Pair<'_, Rule>>,
+    hundred: bool,
+) -> Result<Vec<Spanned<Action>>, ParseError> {
     let Some(pair) = pair else {
         return Ok(Vec::new());
     };
@@ -269,7 +293,11 @@ fn lower_actions(origin: Origin<'_>, pair: Option<Pair<'_, Rule>>, hundred: bool
         .collect()
 }
 
-fn lower_action(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<Spanned<Action>, ParseError> {
+fn lower_action(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+    hundred: bool,
+) -> Result<Spanned<Action>, ParseError> {
     let rule = pair.as_rule();
     let mut children = Children::of(origin, pair, "an action");
     let span = children.span;
@@ -297,8 +325,15 @@ fn lower_action(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Resu
             count: lower_dice(origin, children.expect(Rule::dice, "a number of actions")?)?,
         },
         Rule::reroll_action => {
-            let times = lower_u32(origin, &children.expect(Rule::integer, "a number of rolls")?)?;
-            let ignoring = lower_range(origin, children.expect(Rule::range, "a range to ignore")?, hundred)?;
+            let times = lower_u32(
+                origin,
+                &children.expect(Rule::integer, "a number of rolls")?,
+            )?;
+            let ignoring = lower_range(
+                origin,
+                children.expect(Rule::range, "a range to ignore")?,
+                hundred,
+            )?;
             Action::Reroll { times, ignoring }
         }
         Rule::roll_action => Action::RollTable {
@@ -318,7 +353,10 @@ fn lower_action(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Resu
                 }
                 None => None,
             };
-            Action::Condition { condition, duration }
+            Action::Condition {
+                condition,
+                duration,
+            }
         }
         _ => return Err(origin.internal(span, "an action", "a row")),
     };
@@ -327,7 +365,10 @@ fn lower_action(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Resu
 
 // ------------------------------------------------------------------ roll tables
 
-fn lower_roll_table(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<RollTable, ParseError> {
+fn lower_roll_table(
+    origin: Origin<'_>,
+    mut children: Children<'_, '_>,
+) -> Result<RollTable, ParseError> {
     let die = lower_dice(origin, children.expect(Rule::dice, "the die")?)?;
     let hundred = die.max() == 100;
     let rows = children
@@ -338,9 +379,17 @@ fn lower_roll_table(origin: Origin<'_>, mut children: Children<'_, '_>) -> Resul
     Ok(RollTable { die, rows })
 }
 
-fn lower_roll_row(origin: Origin<'_>, pair: Pair<'_, Rule>, hundred: bool) -> Result<RollRow, ParseError> {
+fn lower_roll_row(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+    hundred: bool,
+) -> Result<RollRow, ParseError> {
     let mut children = Children::of(origin, pair, "a row");
-    let range = lower_range(origin, children.expect(Rule::range, "a die range")?, hundred)?;
+    let range = lower_range(
+        origin,
+        children.expect(Rule::range, "a die range")?,
+        hundred,
+    )?;
     let name = lower_name(origin, children.expect(Rule::name, "the row's name")?);
     let label = children.optional(Rule::label).map(lower_text);
     let description = children.optional(Rule::description).map(lower_text);
@@ -407,8 +456,14 @@ fn lower_key(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Key>, P
             Key::Range(KeyRange { low: None, high })
         }
         Rule::range_key => match numbers(inner)?.as_slice() {
-            [single] => Key::Range(KeyRange { low: Some(*single), high: Some(*single) }),
-            [low, high] => Key::Range(KeyRange { low: Some(*low), high: Some(*high) }),
+            [single] => Key::Range(KeyRange {
+                low: Some(*single),
+                high: Some(*single),
+            }),
+            [low, high] => Key::Range(KeyRange {
+                low: Some(*low),
+                high: Some(*high),
+            }),
             _ => return Err(origin.internal(span, "one or two numbers", "a key")),
         },
         _ => return Err(origin.internal(span, "a key", "a header or row")),
@@ -438,7 +493,10 @@ fn lower_cell(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Cell>,
         Rule::cell_wins => {
             let mut children = Children::of(origin, inner, "a winner cell");
             let side = lower_name(origin, children.expect(Rule::name, "a side")?);
-            let levels = lower_u32(origin, &children.expect(Rule::integer, "a number of levels")?)?;
+            let levels = lower_u32(
+                origin,
+                &children.expect(Rule::integer, "a number of levels")?,
+            )?;
             Cell::Wins { side, levels }
         }
         Rule::cell_result => {
@@ -460,7 +518,10 @@ fn lower_cell(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Cell>,
 
 // ------------------------------------------------------------------ modifier lists
 
-fn lower_modifier_list(origin: Origin<'_>, children: Children<'_, '_>) -> Result<ModifierList, ParseError> {
+fn lower_modifier_list(
+    origin: Origin<'_>,
+    children: Children<'_, '_>,
+) -> Result<ModifierList, ParseError> {
     let mut items = Vec::new();
     for pair in children.remaining() {
         items.push(match pair.as_rule() {
@@ -471,7 +532,10 @@ fn lower_modifier_list(origin: Origin<'_>, children: Children<'_, '_>) -> Result
     Ok(ModifierList { items })
 }
 
-fn lower_modifier_group(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<ModifierGroup, ParseError> {
+fn lower_modifier_group(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+) -> Result<ModifierGroup, ParseError> {
     let mut children = Children::of(origin, pair, "a group of modifiers");
     let group = lower_name(origin, children.expect(Rule::name, "the group's name")?);
     let title = children.optional(Rule::title).map(lower_text);
@@ -506,7 +570,10 @@ fn lower_modifier(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Modifier, 
     })
 }
 
-fn lower_modifier_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<ModifierValue>, ParseError> {
+fn lower_modifier_value(
+    origin: Origin<'_>,
+    pair: Pair<'_, Rule>,
+) -> Result<Spanned<ModifierValue>, ParseError> {
     let span = origin.span(pair.as_span());
     let inner = pair
         .into_inner()
@@ -536,7 +603,10 @@ fn lower_modifier_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Span
                 .map(|n| lower_u32(origin, &n))
                 .collect::<Result<_, _>>()?;
             match numbers.as_slice() {
-                [numerator] => ModifierValue::Multiply { numerator: *numerator, denominator: 1 },
+                [numerator] => ModifierValue::Multiply {
+                    numerator: *numerator,
+                    denominator: 1,
+                },
                 [numerator, denominator] => ModifierValue::Multiply {
                     numerator: *numerator,
                     denominator: *denominator,
@@ -547,7 +617,10 @@ fn lower_modifier_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Span
         Rule::dice_value => {
             let mut children = Children::of(origin, inner, "dice with a standard value");
             let dice = lower_dice(origin, children.expect(Rule::dice, "dice")?)?;
-            let standard = lower_integer(origin, &children.expect(Rule::signed_int, "a standard value")?)?;
+            let standard = lower_integer(
+                origin,
+                &children.expect(Rule::signed_int, "a standard value")?,
+            )?;
             ModifierValue::Dice {
                 dice: dice.value,
                 standard,
@@ -624,7 +697,10 @@ fn lower_lookup_row(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<LookupRo
 
 // ------------------------------------------------------------------ effect lists
 
-fn lower_effect_list(origin: Origin<'_>, mut children: Children<'_, '_>) -> Result<EffectList, ParseError> {
+fn lower_effect_list(
+    origin: Origin<'_>,
+    mut children: Children<'_, '_>,
+) -> Result<EffectList, ParseError> {
     let effects = children
         .all(Rule::effect)
         .into_iter()

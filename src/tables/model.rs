@@ -307,10 +307,7 @@ pub enum ModifierValue {
     /// `grade hard`: a Difficulty Grade declared by the ruleset.
     Grade { grade: Spanned<String> },
     /// `+2D (+6)`: dice, with the standard value used when dice are not rolled.
-    Dice {
-        dice: DiceExpr,
-        standard: i64,
-    },
+    Dice { dice: DiceExpr, standard: i64 },
     /// `auto critical`: the test has this result, whatever the roll.
     Automatic { level: Spanned<String> },
     /// `x1/2`: the skill is multiplied.
@@ -387,4 +384,57 @@ pub struct Effect {
 pub struct Requirement {
     pub opponent: bool,
     pub level: Spanned<String>,
+}
+
+// ------------------------------------------------------------------ display, in the
+// table language's own spelling, for logs and `affray roll`.
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Integer(n) => write!(f, "{n}"),
+            Value::Percent(Percent { percent }) => write!(f, "{percent:+}%"),
+            Value::Dice(dice) => write!(f, "{dice}"),
+            Value::Text(text) => write!(f, "{text:?}"),
+            Value::Name(Name { name }) => f.write_str(name),
+        }
+    }
+}
+
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Script {
+                module,
+                function,
+                args,
+            } => {
+                write!(f, "script {module}::{function}")?;
+                if !args.is_empty() {
+                    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                    write!(f, "({})", args.join(", "))?;
+                }
+                Ok(())
+            }
+            Action::LoseActions { count } => write!(f, "lose {count} actions"),
+            Action::Reroll { times, ignoring } => {
+                write!(f, "reroll {times} times ignoring {ignoring}")
+            }
+            Action::RollTable { table } => write!(f, "roll {table}"),
+            Action::Condition {
+                condition,
+                duration,
+            } => {
+                write!(f, "condition {condition}")?;
+                if let Some(Duration { length, unit }) = duration {
+                    let unit = match unit {
+                        DurationUnit::Actions => "actions",
+                        DurationUnit::Rounds => "rounds",
+                    };
+                    write!(f, " for {length} {unit}")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }

@@ -12,7 +12,9 @@ pub enum TableProblem {
     #[error("`{table}` does not cover {missing} of its die {die}")]
     #[diagnostic(
         code(affray::table::range_gap),
-        help("every result of the die needs exactly one row: add a row for {missing} or widen a neighbouring row")
+        help(
+            "every result of the die needs exactly one row: add a row for {missing} or widen a neighbouring row"
+        )
     )]
     RangeGap {
         #[source_code]
@@ -45,7 +47,10 @@ pub enum TableProblem {
 
     /// `table t roll 1d20 { 1-21 a }`: a 1D20 never shows 21.
     #[error("the range {range} of `{table}` lies partly outside its die {die} ({low}-{high})")]
-    #[diagnostic(code(affray::table::range_outside), help("a {die} rolls {low} to {high}; on a d100, write 100 as 00"))]
+    #[diagnostic(
+        code(affray::table::range_outside),
+        help("a {die} rolls {low} to {high}; on a d100, write 100 as 00")
+    )]
     RangeOutside {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -60,7 +65,10 @@ pub enum TableProblem {
 
     /// `20-19`: the low end comes first.
     #[error("the range {range} runs backwards")]
-    #[diagnostic(code(affray::table::range_reversed), help("write the lower number first, as in {high}-{low}"))]
+    #[diagnostic(
+        code(affray::table::range_reversed),
+        help("write the lower number first, as in {high}-{low}")
+    )]
     RangeReversed {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -88,7 +96,10 @@ pub enum TableProblem {
 
     /// A matrix or look-up row with more or fewer cells than the header has columns.
     #[error("this row of `{table}` has {found} cells, but the header has {expected} columns")]
-    #[diagnostic(code(affray::table::cell_count), help("give every row one cell per column; write - for an empty cell"))]
+    #[diagnostic(
+        code(affray::table::cell_count),
+        help("give every row one cell per column; write - for an empty cell")
+    )]
     CellCount {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -103,7 +114,10 @@ pub enum TableProblem {
 
     /// `| critical | atacker 1 |` in a matrix whose axes are attacker and defender.
     #[error("`{side}` is not a side of `{table}`")]
-    #[diagnostic(code(affray::table::unknown_side), help("a winner cell names one of the axes: {axes}"))]
+    #[diagnostic(
+        code(affray::table::unknown_side),
+        help("a winner cell names one of the axes: {axes}")
+    )]
     UnknownSide {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -116,7 +130,10 @@ pub enum TableProblem {
 
     /// Two numeric keys of a look-up or matrix that share values.
     #[error("the keys {key} and {first} of `{table}` overlap")]
-    #[diagnostic(code(affray::table::key_overlap), help("a value must select exactly one row: make the ranges disjoint"))]
+    #[diagnostic(
+        code(affray::table::key_overlap),
+        help("a value must select exactly one row: make the ranges disjoint")
+    )]
     KeyOverlap {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -131,7 +148,10 @@ pub enum TableProblem {
 
     /// `reroll 2 times ignoring 1-20` on a 1D20 could never stop.
     #[error("`reroll ... ignoring {range}` ignores every result of {die}: it would never stop")]
-    #[diagnostic(code(affray::table::reroll_everything), help("ignore only some results, such as 19-20"))]
+    #[diagnostic(
+        code(affray::table::reroll_everything),
+        help("ignore only some results, such as 19-20")
+    )]
     RerollEverything {
         #[source_code]
         src: NamedSource<Arc<str>>,
@@ -143,7 +163,10 @@ pub enum TableProblem {
 
     /// An effect that is neither offensive nor defensive can never be chosen.
     #[error("the effect `{name}` is neither offensive nor defensive")]
-    #[diagnostic(code(affray::table::effect_side), help("add `offensive`, `defensive` or both"))]
+    #[diagnostic(
+        code(affray::table::effect_side),
+        help("add `offensive`, `defensive` or both")
+    )]
     EffectSide {
         #[source_code]
         src: NamedSource<Arc<str>>,

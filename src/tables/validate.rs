@@ -162,7 +162,11 @@ impl Check<'_> {
     }
 
     fn lookup(&self, lookup: &Lookup, problems: &mut Vec<TableProblem>) {
-        self.unique("column", std::iter::once(&lookup.key).chain(&lookup.columns), problems);
+        self.unique(
+            "column",
+            std::iter::once(&lookup.key).chain(&lookup.columns),
+            problems,
+        );
         self.unique_keys("row", lookup.rows.iter().map(|row| &row.key), problems);
         for row in &lookup.rows {
             if row.cells.len() != lookup.columns.len() {
@@ -245,7 +249,10 @@ impl Check<'_> {
             first_span: Some(first.into()),
             what,
             name: name.to_string(),
-            help: format!("names within `{}` must be unique: rename one of them", self.table),
+            help: format!(
+                "names within `{}` must be unique: rename one of them",
+                self.table
+            ),
         }
     }
 }

@@ -1,0 +1,89 @@
+//! Subcommands, one module each, and the one exit path that renders problems.
+
+mod check;
+mod dump;
+mod report;
+mod roll;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  affray check rulesets/legend
+      Check every file of the Legend ruleset and list every problem.
+  affray roll rulesets/legend close_combat_fumble --seed 7
+      Roll once on the Close Combat Fumble table; the same seed gives the same roll.
+  affray roll rulesets/legend humanoid_hit_location --times 5
+      Roll five hit locations.
+  affray dump rulesets/legend > legend.json
+      Write the whole checked ruleset as JSON.";
+
+/// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
+/// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
+#[derive(Debug, Parser)]
+#[command(name = "affray", version, about, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check a ruleset directory: every table, script, formula and equipment entry.
+    ///
+    /// Prints every problem at once, with file, line and column, and exits 1 if there is
+    /// any; otherwise prints a one-line summary and exits 0.
+    #[command(after_help = "Example:\n  affray check rulesets/legend")]
+    Check {
+        /// The ruleset directory (the one holding ruleset.toml).
+        ruleset: PathBuf,
+    },
+    /// Roll on a roll table of a ruleset and show the row, what it means, and any rerolls.
+    #[command(
+        after_help = "Examples:\n  affray roll rulesets/legend close_combat_fumble --seed 7\n  affray roll rulesets/legend npc_critical_wound --times 3"
+    )]
+    Roll {
+        /// The ruleset directory.
+        ruleset: PathBuf,
+        /// The table's name, e.g. close_combat_fumble.
+        table: String,
+        /// Seed of the dice: the same seed gives the same rolls on every machine.
+        /// Without it a seed is chosen and printed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// How many times to roll.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        times: u32,
+    },
+    /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
+    #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
+    Dump {
+        /// The ruleset directory.
+        ruleset: PathBuf,
+    },
+}
+
+/// Run the command line; usage errors exit 2 (clap's own exit code for them).
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Check { ruleset } => check::run(&ruleset),
+        Command::Roll {
+            ruleset,
+            table,
+            seed,
+            times,
+        } => roll::run(&ruleset, &table, seed, times),
+        Command::Dump { ruleset } => dump::run(&ruleset),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(problems) => {
+            report::print(&problems);
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! `equipment.toml`: weapons, shields and armour, decoded and then resolved (dice parsed,
+//! sizes, reaches and traits checked against `ruleset.toml`).
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::dice::DiceExpr;
+
+/// The file as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EquipmentFile {
+    #[serde(default)]
+    pub weapons: IndexMap<String, WeaponEntry>,
+    #[serde(default)]
+    pub shields: IndexMap<String, WeaponEntry>,
+    #[serde(default)]
+    pub armour: IndexMap<String, ArmourEntry>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponEntry {
+    pub name: String,
+    pub damage: Spanned<String>,
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
+    #[serde(default)]
+    pub reach: Option<Spanned<String>>,
+    /// Armour Points of the weapon itself.
+    #[serde(default)]
+    pub ap: u32,
+    /// Hit Points of the weapon itself.
+    #[serde(default)]
+    pub hp: u32,
+    #[serde(default)]
+    pub enc: Option<f64>,
+    #[serde(default)]
+    pub hands: Option<u8>,
+    #[serde(default)]
+    pub traits: Vec<Spanned<String>>,
+    /// Ranged weapons: the range in metres within which there is no penalty.
+    #[serde(default)]
+    pub range: Option<u32>,
+    /// Ranged weapons: actions needed to load.
+    #[serde(default)]
+    pub load: Option<u32>,
+    /// Whether the wielder's damage modifier applies (ranged weapons say so).
+    #[serde(default)]
+    pub damage_modifier: Option<bool>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmourEntry {
+    pub name: String,
+    /// Armour Points per location covered.
+    pub ap: u32,
+    #[serde(default)]
+    pub enc: Option<f64>,
+    #[serde(default)]
+    pub notes: Option<String>,
+}
+
+/// The resolved equipment.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Equipment {
+    pub weapons: IndexMap<String, Weapon>,
+    pub shields: IndexMap<String, Weapon>,
+    pub armour: IndexMap<String, Armour>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Weapon {
+    pub name: String,
+    pub damage: DiceExpr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reach: Option<String>,
+    pub ap: u32,
+    pub hp: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enc: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hands: Option<u8>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_modifier: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Armour {
+    pub name: String,
+    pub ap: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enc: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}

@@ -1,0 +1,254 @@
+//! Loading a ruleset directory: read every file, parse and decode each, compile the
+//! scripts, then resolve the names that tie them together. Every problem of every file
+//! is collected; a ruleset with any problem is not returned.
+
+mod equipment;
+mod problem;
+mod resolve;
+mod settings;
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+pub use equipment::{Armour, Equipment, Weapon};
+pub use problem::{RulesetProblem, UnknownName, suggest};
+pub use settings::Settings;
+
+use crate::script::{Formula, Script, new_engine};
+use crate::source::SourceFile;
+use crate::tables::{Table, TableKind};
+
+/// Every problem found while loading, in file order.
+pub type Problems = Vec<miette::Report>;
+
+/// A loaded, checked ruleset.
+pub struct Ruleset {
+    /// The directory as the user named it.
+    pub dir: String,
+    pub settings: Settings,
+    pub tables: Vec<Table>,
+    table_index: HashMap<String, usize>,
+    pub scripts: Vec<Script>,
+    pub formulas: Vec<Formula>,
+    pub equipment: Equipment,
+    /// The sandboxed engine the scripts were compiled on, and will run on.
+    pub engine: Arc<rhai::Engine>,
+}
+
+impl std::fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ruleset")
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ruleset {
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.table_index.get(name).map(|&index| &self.tables[index])
+    }
+
+    /// The names of all tables, in load order, for suggestions.
+    pub fn table_names(&self) -> Vec<String> {
+        self.tables.iter().map(|t| t.name.value.clone()).collect()
+    }
+
+    /// One line saying what was loaded.
+    pub fn summary(&self) -> String {
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for table in &self.tables {
+            let kind = match table.kind {
+                TableKind::Roll(_) => "roll",
+                TableKind::Matrix(_) => "matrix",
+                TableKind::Modifiers(_) => "modifiers",
+                TableKind::Lookup(_) => "lookup",
+                TableKind::Effects(_) => "effects",
+            };
+            match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, count)) => *count += 1,
+                None => kinds.push((kind, 1)),
+            }
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let functions: usize = self.scripts.iter().map(|s| s.functions.len()).sum();
+        format!(
+            "{}: {} is valid: {} tables ({}), {} scripts ({} functions), {} formulas, {} weapons, {} shields, {} armours",
+            self.dir,
+            self.settings.title,
+            self.tables.len(),
+            kinds.join(", "),
+            self.scripts.len(),
+            functions,
+            self.formulas.len(),
+            self.equipment.weapons.len(),
+            self.equipment.shields.len(),
+            self.equipment.armour.len(),
+        )
+    }
+
+    /// The resolved model, for `affray dump`.
+    pub fn dump(&self) -> impl Serialize + '_ {
+        #[derive(Serialize)]
+        struct Dump<'r> {
+            settings: &'r Settings,
+            tables: Vec<&'r Table>,
+            scripts: Vec<ScriptDump<'r>>,
+            equipment: &'r Equipment,
+        }
+        #[derive(Serialize)]
+        struct ScriptDump<'r> {
+            module: &'r str,
+            functions: Vec<String>,
+        }
+        Dump {
+            settings: &self.settings,
+            tables: self.tables.iter().collect(),
+            scripts: self
+                .scripts
+                .iter()
+                .map(|s| ScriptDump {
+                    module: &s.module,
+                    functions: s
+                        .functions
+                        .iter()
+                        .map(|(name, arity)| format!("{name}/{arity}"))
+                        .collect(),
+                })
+                .collect(),
+            equipment: &self.equipment,
+        }
+    }
+}
+
+/// Load and check the ruleset in `dir`.
+pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
+    let shown = dir.display().to_string();
+    let shown = shown.trim_end_matches('/').to_string();
+    let settings_path = dir.join("ruleset.toml");
+    if !dir.is_dir() || !settings_path.is_file() {
+        let reason = if dir.is_dir() {
+            "it has no ruleset.toml"
+        } else {
+            "no such directory"
+        };
+        return Err(vec![
+            RulesetProblem::NotARuleset {
+                dir: shown,
+                reason: reason.into(),
+            }
+            .into(),
+        ]);
+    }
+    let mut problems = Problems::new();
+    let read = |path: &Path, problems: &mut Problems| -> Option<SourceFile> {
+        let name = display_name(&shown, dir, path);
+        match fs::read_to_string(path) {
+            Ok(text) => Some(SourceFile::new(name, text)),
+            Err(error) => {
+                problems.push(
+                    RulesetProblem::Read {
+                        path: name,
+                        message: error.to_string(),
+                    }
+                    .into(),
+                );
+                None
+            }
+        }
+    };
+
+    let settings_file = read(&settings_path, &mut problems);
+    let table_files: Vec<SourceFile> = files_in(&dir.join("tables"), "tables", &mut problems)
+        .iter()
+        .filter_map(|path| read(path, &mut problems))
+        .collect();
+    let script_files: Vec<(String, SourceFile)> =
+        files_in(&dir.join("scripts"), "rhai", &mut problems)
+            .iter()
+            .filter_map(|path| {
+                let module = path.file_stem()?.to_string_lossy().into_owned();
+                read(path, &mut problems).map(|file| (module, file))
+            })
+            .collect();
+    let equipment_path = dir.join("equipment.toml");
+    let equipment_file = if equipment_path.exists() {
+        read(&equipment_path, &mut problems)
+    } else {
+        None
+    };
+
+    let engine = new_engine();
+    let inputs = resolve::Inputs {
+        settings: settings_file.as_ref(),
+        tables: &table_files,
+        scripts: &script_files,
+        equipment: equipment_file.as_ref(),
+    };
+    let resolved = resolve::resolve(&engine, inputs, &mut problems);
+    match resolved {
+        Some(resolved) if problems.is_empty() => {
+            let table_index = resolved
+                .tables
+                .iter()
+                .enumerate()
+                .map(|(index, table)| (table.name.value.clone(), index))
+                .collect();
+            Ok(Ruleset {
+                dir: shown,
+                settings: resolved.settings,
+                tables: resolved.tables,
+                table_index,
+                scripts: resolved.scripts,
+                formulas: resolved.formulas,
+                equipment: resolved.equipment,
+                engine: Arc::new(engine),
+            })
+        }
+        _ => Err(problems),
+    }
+}
+
+/// The files of `folder` ending in `.extension`, sorted by name so that problems come out
+/// in the same order on every machine. A missing folder holds no files.
+fn files_in(folder: &Path, extension: &str, problems: &mut Problems) -> Vec<PathBuf> {
+    let entries = match fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(error) => {
+            problems.push(
+                RulesetProblem::Read {
+                    path: folder.display().to_string(),
+                    message: error.to_string(),
+                }
+                .into(),
+            );
+            return Vec::new();
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == extension))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// `rulesets/legend` + `tables/fumbles.tables`, as the user would write it.
+fn display_name(shown_dir: &str, dir: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(dir).unwrap_or(path);
+    let relative = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    if shown_dir.is_empty() || shown_dir == "." {
+        relative
+    } else {
+        format!("{shown_dir}/{relative}")
+    }
+}

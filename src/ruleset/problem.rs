@@ -1,0 +1,236 @@
+//! Problems of a ruleset directory as a whole: files that cannot be read, TOML that does
+//! not decode, and names that refer to nothing.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use thiserror::Error;
+
+use crate::source::{SourceFile, Span};
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum RulesetProblem {
+    /// `affray check rulesets/nothing`.
+    #[error("{dir} is not a ruleset directory: {reason}")]
+    #[diagnostic(
+        code(affray::ruleset::not_found),
+        help(
+            "a ruleset directory holds ruleset.toml, and usually tables/, scripts/ and equipment.toml; see rulesets/README.md"
+        )
+    )]
+    NotARuleset { dir: String, reason: String },
+
+    /// A file that exists but cannot be read (permissions, not UTF-8).
+    #[error("cannot read {path}: {message}")]
+    #[diagnostic(code(affray::io::read))]
+    Read { path: String, message: String },
+
+    /// `ap = "four"` in equipment.toml, or a key that does not exist.
+    #[error("{file}: {message}")]
+    #[diagnostic(code(affray::toml::invalid), help("{help}"))]
+    Toml {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: Option<SourceSpan>,
+        file: String,
+        message: String,
+        label: String,
+        help: String,
+    },
+
+    /// A table defined in two files.
+    #[error("the table `{name}` is defined twice")]
+    #[diagnostic(
+        code(affray::table::duplicate_table),
+        help(
+            "it was first defined in {first_file} at line {first_line}; table names are unique across a ruleset"
+        )
+    )]
+    DuplicateTable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("defined again here")]
+        span: SourceSpan,
+        name: String,
+        first_file: String,
+        first_line: usize,
+    },
+
+    /// A matrix bound to success levels that lacks one of them.
+    #[error("`{table}` has no {axis} {what} for `{level}`")]
+    #[diagnostic(
+        code(affray::table::missing_key),
+        help("an axis `by {domain}` needs one key for each of: {all}")
+    )]
+    MissingKey {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("declared here")]
+        span: SourceSpan,
+        table: String,
+        axis: String,
+        what: &'static str,
+        level: String,
+        domain: String,
+        all: String,
+    },
+
+    /// `roll humanoid_hit_location` where that table is a matrix.
+    #[error("`{name}` is a {kind} table, but `roll` needs a roll table")]
+    #[diagnostic(
+        code(affray::table::not_a_roll_table),
+        help("`roll` names a table written `table {name} ... roll <die> {{ ... }}`")
+    )]
+    NotARollTable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("not a roll table")]
+        span: SourceSpan,
+        name: String,
+        kind: &'static str,
+    },
+
+    /// `script fumbles::drop_weapon(1d4)` where the function takes no extra argument.
+    #[error("`{module}::{function}` takes {defined} parameters, but this call passes {passed}")]
+    #[diagnostic(
+        code(affray::script::arity),
+        help(
+            "a table calls `{function}(ctx, ...)`: the context comes first, then the arguments written in the table"
+        )
+    )]
+    WrongArity {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("passes {passed} (the context and {args} arguments)")]
+        span: SourceSpan,
+        module: String,
+        function: String,
+        defined: String,
+        passed: usize,
+        args: usize,
+    },
+}
+
+/// A name that refers to nothing: an unknown table, script, condition, success level,
+/// grade, trait, size or reach. One type, with a stable code per kind of name.
+#[derive(Debug, Error)]
+#[error("unknown {kind} `{name}`")]
+pub struct UnknownName {
+    pub code: &'static str,
+    pub kind: &'static str,
+    pub name: String,
+    pub src: NamedSource<Arc<str>>,
+    pub span: Span,
+    /// Where the known names come from, e.g. "declared in ruleset.toml".
+    pub known_from: String,
+    pub known: Vec<String>,
+}
+
+impl UnknownName {
+    pub fn new(
+        code: &'static str,
+        kind: &'static str,
+        file: &SourceFile,
+        name: &str,
+        span: Span,
+        known_from: impl Into<String>,
+        known: Vec<String>,
+    ) -> Self {
+        UnknownName {
+            code,
+            kind,
+            name: name.to_string(),
+            src: file.named(),
+            span,
+            known_from: known_from.into(),
+            known,
+        }
+    }
+}
+
+impl Diagnostic for UnknownName {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let known = if self.known.is_empty() {
+            format!("there are none {}", self.known_from)
+        } else {
+            format!(
+                "{} {}: {}",
+                plural(self.kind),
+                self.known_from,
+                self.known.join(", ")
+            )
+        };
+        Some(Box::new(match suggest(&self.name, &self.known) {
+            Some(close) => format!("did you mean `{close}`? The {known}"),
+            None => format!("the {known}"),
+        }))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(format!("no such {}", self.kind)),
+            SourceSpan::from(self.span),
+        ))))
+    }
+}
+
+fn plural(kind: &str) -> String {
+    match kind {
+        "script function" => "script functions".into(),
+        "script" => "scripts".into(),
+        _ if kind.ends_with('s') => format!("{kind}es"),
+        _ => format!("{kind}s"),
+    }
+}
+
+/// The known name closest to `name`, if it is close enough to be a typo.
+pub fn suggest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= (candidate.chars().count() / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate.as_str())
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_a_close_name_only() {
+        let known = vec![
+            "critical".to_string(),
+            "success".to_string(),
+            "failure".to_string(),
+        ];
+        assert_eq!(suggest("critcal", &known), Some("critical"));
+        assert_eq!(suggest("sucess", &known), Some("success"));
+        assert_eq!(suggest("banana", &known), None);
+    }
+}

@@ -1,0 +1,624 @@
+//! The resolve stage: decode the TOML files, parse and validate the tables, compile the
+//! scripts and formulas, then check every name that points from one file into another.
+
+use std::collections::HashMap;
+
+use rhai::Engine;
+use toml::Spanned as TomlSpanned;
+
+use super::Problems;
+use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
+use super::problem::{RulesetProblem, UnknownName};
+use super::settings::{DOMAINS, Settings};
+use crate::parse::{parse_dice, parse_tables};
+use crate::script::{Formula, Script, compile_formula, compile_script};
+use crate::source::{SourceFile, Span, Spanned};
+use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
+
+pub(super) struct Inputs<'a> {
+    pub settings: Option<&'a SourceFile>,
+    pub tables: &'a [SourceFile],
+    pub scripts: &'a [(String, SourceFile)],
+    pub equipment: Option<&'a SourceFile>,
+}
+
+pub(super) struct Resolved {
+    pub settings: Settings,
+    pub tables: Vec<Table>,
+    pub scripts: Vec<Script>,
+    pub formulas: Vec<Formula>,
+    pub equipment: Equipment,
+}
+
+/// Everything that could be read, checked; `None` when ruleset.toml itself is unusable.
+pub(super) fn resolve(
+    engine: &Engine,
+    inputs: Inputs<'_>,
+    problems: &mut Problems,
+) -> Option<Resolved> {
+    let settings = inputs
+        .settings
+        .and_then(|file| decode::<Settings>(file, problems).map(|settings| (settings, file)));
+
+    // Tables: each file parsed and validated on its own, then names made unique.
+    let mut tables: Vec<(Table, &SourceFile)> = Vec::new();
+    for file in inputs.tables {
+        match parse_tables(file) {
+            Ok(parsed) => {
+                problems.extend(validate_file(file, &parsed).into_iter().map(Into::into));
+                tables.extend(parsed.tables.into_iter().map(|table| (table, file)));
+            }
+            Err(error) => problems.push(error.into()),
+        }
+    }
+    let mut first_definition: HashMap<&str, (&SourceFile, Span)> = HashMap::new();
+    for (table, file) in &tables {
+        match first_definition.get(table.name.value.as_str()) {
+            Some((first_file, first_span)) => {
+                problems.push(duplicate_table(table, file, first_file, *first_span))
+            }
+            None => {
+                first_definition.insert(&table.name.value, (file, table.name.span));
+            }
+        }
+    }
+
+    let scripts: Vec<Script> = inputs
+        .scripts
+        .iter()
+        .filter_map(|(module, file)| {
+            compile_script(engine, module, file)
+                .map_err(|error| problems.push(error.into()))
+                .ok()
+        })
+        .collect();
+
+    let (settings, settings_file) = settings?;
+    let formulas = compile_formulas(engine, &settings, settings_file, problems);
+    let equipment = match inputs.equipment {
+        Some(file) => decode::<EquipmentFile>(file, problems)
+            .map(|decoded| resolve_equipment(&decoded, &settings, file, problems))
+            .unwrap_or_default(),
+        None => Equipment::default(),
+    };
+
+    let names = Names {
+        settings: &settings,
+        tables: &tables,
+        scripts: &scripts,
+        script_modules_failed: inputs
+            .scripts
+            .iter()
+            .map(|(module, _)| module.as_str())
+            .filter(|module| !scripts.iter().any(|s| s.module == *module))
+            .collect(),
+    };
+    for (table, file) in &tables {
+        names.check_table(table, file, problems);
+    }
+
+    Some(Resolved {
+        settings,
+        tables: tables.into_iter().map(|(table, _)| table).collect(),
+        scripts,
+        formulas,
+        equipment,
+    })
+}
+
+/// Decode a TOML file, turning its error into a diagnostic under the offending span.
+fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Problems) -> Option<T> {
+    match toml::from_str::<T>(file.text()) {
+        Ok(value) => Some(value),
+        Err(error) => {
+            let message = error.message().trim_end().to_string();
+            let first_line = message.lines().next().unwrap_or_default().to_string();
+            problems.push(
+                RulesetProblem::Toml {
+                    src: file.named(),
+                    span: error.span().map(|range| Span::from(range).into()),
+                    file: file.name().to_string(),
+                    label: first_line,
+                    message,
+                    help: format!(
+                        "{} is TOML; rulesets/README.md lists every key it may hold",
+                        file.name().rsplit('/').next().unwrap_or_default()
+                    ),
+                }
+                .into(),
+            );
+            None
+        }
+    }
+}
+
+fn duplicate_table(
+    table: &Table,
+    file: &SourceFile,
+    first_file: &SourceFile,
+    first_span: Span,
+) -> miette::Report {
+    if std::ptr::eq(file, first_file) {
+        crate::tables::TableProblem::Duplicate {
+            src: file.named(),
+            span: table.name.span.into(),
+            first_span: Some(first_span.into()),
+            what: "table",
+            name: table.name.value.clone(),
+            help: "table names are unique across a ruleset: rename one of them".into(),
+        }
+        .into()
+    } else {
+        let first_line = first_file.text()[..first_span.start].matches('\n').count() + 1;
+        RulesetProblem::DuplicateTable {
+            src: file.named(),
+            span: table.name.span.into(),
+            name: table.name.value.clone(),
+            first_file: first_file.name().to_string(),
+            first_line,
+        }
+        .into()
+    }
+}
+
+/// The span of a TOML string's content (inside its quotes).
+fn string_content(spanned: &TomlSpanned<String>) -> Span {
+    let range = spanned.span();
+    Span::new(
+        range.start + 1,
+        range.end.saturating_sub(1).max(range.start + 1),
+    )
+}
+
+fn compile_formulas(
+    engine: &Engine,
+    settings: &Settings,
+    file: &SourceFile,
+    problems: &mut Problems,
+) -> Vec<Formula> {
+    settings
+        .formulas
+        .iter()
+        .filter_map(|(name, text)| {
+            compile_formula(engine, name, text.get_ref(), file, string_content(text))
+                .map_err(|error| problems.push(error.into()))
+                .ok()
+        })
+        .collect()
+}
+
+fn resolve_equipment(
+    decoded: &EquipmentFile,
+    settings: &Settings,
+    file: &SourceFile,
+    problems: &mut Problems,
+) -> Equipment {
+    let mut weapon = |id: &str, entry: &WeaponEntry| -> Option<Weapon> {
+        let damage = parse_dice(
+            file,
+            entry.damage.get_ref(),
+            string_content(&entry.damage).start,
+        )
+        .map_err(|error| problems.push(error.into()))
+        .ok()?;
+        let check = |value: &Option<TomlSpanned<String>>,
+                     kind,
+                     code,
+                     known: &[TomlSpanned<String>],
+                     problems: &mut Problems| {
+            if let Some(value) = value {
+                check_known(
+                    file,
+                    value,
+                    kind,
+                    code,
+                    known,
+                    "declared in ruleset.toml",
+                    problems,
+                );
+            }
+        };
+        check(
+            &entry.size,
+            "weapon size",
+            "affray::equipment::unknown_size",
+            &settings.weapon_sizes,
+            problems,
+        );
+        check(
+            &entry.reach,
+            "weapon reach",
+            "affray::equipment::unknown_reach",
+            &settings.weapon_reaches,
+            problems,
+        );
+        for trait_name in &entry.traits {
+            check_known(
+                file,
+                trait_name,
+                "weapon trait",
+                "affray::equipment::unknown_trait",
+                &settings.weapon_traits,
+                "declared in ruleset.toml",
+                problems,
+            );
+        }
+        let _ = id;
+        Some(Weapon {
+            name: entry.name.clone(),
+            damage: damage.value,
+            size: entry.size.as_ref().map(|s| s.get_ref().clone()),
+            reach: entry.reach.as_ref().map(|r| r.get_ref().clone()),
+            ap: entry.ap,
+            hp: entry.hp,
+            enc: entry.enc,
+            hands: entry.hands,
+            traits: entry.traits.iter().map(|t| t.get_ref().clone()).collect(),
+            range: entry.range,
+            load: entry.load,
+            damage_modifier: entry.damage_modifier,
+            notes: entry.notes.clone(),
+        })
+    };
+    let weapons = decoded
+        .weapons
+        .iter()
+        .filter_map(|(id, entry)| weapon(id, entry).map(|w| (id.clone(), w)))
+        .collect();
+    let shields = decoded
+        .shields
+        .iter()
+        .filter_map(|(id, entry)| weapon(id, entry).map(|w| (id.clone(), w)))
+        .collect();
+    let armour = decoded
+        .armour
+        .iter()
+        .map(|(id, entry): (&String, &ArmourEntry)| {
+            (
+                id.clone(),
+                Armour {
+                    name: entry.name.clone(),
+                    ap: entry.ap,
+                    enc: entry.enc,
+                    notes: entry.notes.clone(),
+                },
+            )
+        })
+        .collect();
+    Equipment {
+        weapons,
+        shields,
+        armour,
+    }
+}
+
+fn check_known(
+    file: &SourceFile,
+    value: &TomlSpanned<String>,
+    kind: &'static str,
+    code: &'static str,
+    known: &[TomlSpanned<String>],
+    known_from: &str,
+    problems: &mut Problems,
+) {
+    if !known.iter().any(|k| k.get_ref() == value.get_ref()) {
+        problems.push(
+            UnknownName::new(
+                code,
+                kind,
+                file,
+                value.get_ref(),
+                string_content(value),
+                known_from,
+                known.iter().map(|k| k.get_ref().clone()).collect(),
+            )
+            .into(),
+        );
+    }
+}
+
+/// The names one table may refer to.
+struct Names<'a> {
+    settings: &'a Settings,
+    tables: &'a [(Table, &'a SourceFile)],
+    scripts: &'a [Script],
+    /// Modules that exist but did not compile: calls into them are not reported again.
+    script_modules_failed: Vec<&'a str>,
+}
+
+impl Names<'_> {
+    fn check_table(&self, table: &Table, file: &SourceFile, problems: &mut Problems) {
+        let levels = self.settings.success_level_names();
+        let unknown = |code,
+                       kind,
+                       name: &Spanned<String>,
+                       from: &str,
+                       known: Vec<String>|
+         -> miette::Report {
+            UnknownName::new(code, kind, file, &name.value, name.span, from, known).into()
+        };
+        match &table.kind {
+            TableKind::Roll(roll) => {
+                for row in &roll.rows {
+                    self.check_actions(&row.actions, file, problems);
+                }
+            }
+            TableKind::Matrix(matrix) => {
+                let columns: Vec<&Spanned<Key>> = matrix.columns.iter().collect();
+                let rows: Vec<&Spanned<Key>> = matrix.rows.iter().map(|r| &r.key).collect();
+                self.check_axis(table, &matrix.rows_axis, "row", &rows, file, problems);
+                self.check_axis(table, &matrix.cols_axis, "column", &columns, file, problems);
+                for cell in matrix.rows.iter().flat_map(|r| &r.cells) {
+                    if let Cell::Result { actions, .. } = &cell.value {
+                        self.check_actions(actions, file, problems);
+                    }
+                }
+            }
+            TableKind::Modifiers(list) => {
+                for modifier in list.modifiers() {
+                    match &modifier.value.value {
+                        ModifierValue::Automatic { level } if !levels.contains(&level.value) => {
+                            problems.push(unknown(
+                                "affray::table::unknown_level",
+                                "success level",
+                                level,
+                                "declared in ruleset.toml",
+                                levels.clone(),
+                            ));
+                        }
+                        ModifierValue::Grade { grade }
+                            if !self.settings.grade_names().contains(&grade.value) =>
+                        {
+                            problems.push(unknown(
+                                "affray::table::unknown_grade",
+                                "difficulty grade",
+                                grade,
+                                "declared in ruleset.toml",
+                                self.settings.grade_names(),
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            TableKind::Lookup(_) => {}
+            TableKind::Effects(list) => {
+                let traits = self.settings.trait_names();
+                for effect in &list.effects {
+                    if let Some(requirement) = &effect.requires
+                        && !levels.contains(&requirement.level.value)
+                    {
+                        problems.push(unknown(
+                            "affray::table::unknown_level",
+                            "success level",
+                            &requirement.level,
+                            "declared in ruleset.toml",
+                            levels.clone(),
+                        ));
+                    }
+                    for weapon in &effect.weapons {
+                        if !traits.contains(&weapon.value) {
+                            problems.push(unknown(
+                                "affray::table::unknown_trait",
+                                "weapon trait",
+                                weapon,
+                                "declared in ruleset.toml",
+                                traits.clone(),
+                            ));
+                        }
+                    }
+                    self.check_actions(&effect.actions, file, problems);
+                }
+            }
+        }
+    }
+
+    /// An axis `by <domain>` has exactly the domain's names as keys.
+    fn check_axis(
+        &self,
+        table: &Table,
+        axis: &Axis,
+        what: &'static str,
+        keys: &[&Spanned<Key>],
+        file: &SourceFile,
+        problems: &mut Problems,
+    ) {
+        let Some(domain) = &axis.domain else {
+            return;
+        };
+        let Some(known) = self.settings.domain(&domain.value) else {
+            problems.push(
+                UnknownName::new(
+                    "affray::table::unknown_domain",
+                    "axis domain",
+                    file,
+                    &domain.value,
+                    domain.span,
+                    "affray knows",
+                    DOMAINS.iter().map(ToString::to_string).collect(),
+                )
+                .into(),
+            );
+            return;
+        };
+        for key in keys {
+            let name = match &key.value {
+                Key::Name(name) => name.clone(),
+                Key::Range(_) => key.value.to_string(),
+            };
+            if !known.contains(&name) {
+                problems.push(
+                    UnknownName::new(
+                        "affray::table::unknown_key",
+                        "key",
+                        file,
+                        &name,
+                        key.span,
+                        format!("of `by {}` declared in ruleset.toml", domain.value),
+                        known.clone(),
+                    )
+                    .into(),
+                );
+            }
+        }
+        for level in &known {
+            let present = keys
+                .iter()
+                .any(|k| matches!(&k.value, Key::Name(n) if n == level));
+            if !present {
+                problems.push(
+                    RulesetProblem::MissingKey {
+                        src: file.named(),
+                        span: domain.span.into(),
+                        table: table.name.value.clone(),
+                        axis: axis.name.value.clone(),
+                        what,
+                        level: level.clone(),
+                        domain: domain.value.clone(),
+                        all: known.join(", "),
+                    }
+                    .into(),
+                );
+            }
+        }
+    }
+
+    fn check_actions(
+        &self,
+        actions: &[Spanned<Action>],
+        file: &SourceFile,
+        problems: &mut Problems,
+    ) {
+        for action in actions {
+            match &action.value {
+                Action::RollTable { table } => match self
+                    .tables
+                    .iter()
+                    .find(|(t, _)| t.name.value == table.value)
+                {
+                    None => problems.push(
+                        UnknownName::new(
+                            "affray::table::unknown_table",
+                            "table",
+                            file,
+                            &table.value,
+                            table.span,
+                            "of this ruleset",
+                            self.tables
+                                .iter()
+                                .map(|(t, _)| t.name.value.clone())
+                                .collect(),
+                        )
+                        .into(),
+                    ),
+                    Some((target, _)) if !matches!(target.kind, TableKind::Roll(_)) => problems
+                        .push(
+                            RulesetProblem::NotARollTable {
+                                src: file.named(),
+                                span: table.span.into(),
+                                name: table.value.clone(),
+                                kind: target.kind.keyword(),
+                            }
+                            .into(),
+                        ),
+                    Some(_) => {}
+                },
+                Action::Condition { condition, .. } => {
+                    if !self.settings.conditions.contains_key(&condition.value) {
+                        problems.push(
+                            UnknownName::new(
+                                "affray::table::unknown_condition",
+                                "condition",
+                                file,
+                                &condition.value,
+                                condition.span,
+                                "declared in ruleset.toml",
+                                self.settings.condition_names(),
+                            )
+                            .into(),
+                        );
+                    }
+                }
+                Action::Script {
+                    module,
+                    function,
+                    args,
+                } => self.check_script_call(
+                    module,
+                    function,
+                    args.len(),
+                    action.span,
+                    file,
+                    problems,
+                ),
+                Action::LoseActions { .. } | Action::Reroll { .. } => {}
+            }
+        }
+    }
+
+    fn check_script_call(
+        &self,
+        module: &Spanned<String>,
+        function: &Spanned<String>,
+        args: usize,
+        call: Span,
+        file: &SourceFile,
+        problems: &mut Problems,
+    ) {
+        if self.script_modules_failed.contains(&module.value.as_str()) {
+            return;
+        }
+        let Some(script) = self.scripts.iter().find(|s| s.module == module.value) else {
+            problems.push(
+                UnknownName::new(
+                    "affray::table::unknown_script",
+                    "script",
+                    file,
+                    &module.value,
+                    module.span,
+                    "in scripts/",
+                    self.scripts.iter().map(|s| s.module.clone()).collect(),
+                )
+                .into(),
+            );
+            return;
+        };
+        let arities = script.arities(&function.value);
+        if arities.is_empty() {
+            let known = script
+                .functions
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect();
+            problems.push(
+                UnknownName::new(
+                    "affray::table::unknown_script_function",
+                    "script function",
+                    file,
+                    &function.value,
+                    function.span,
+                    format!("of {}", script.file.name()),
+                    known,
+                )
+                .into(),
+            );
+        } else if !arities.contains(&(args + 1)) {
+            problems.push(
+                RulesetProblem::WrongArity {
+                    src: file.named(),
+                    span: call.into(),
+                    module: module.value.clone(),
+                    function: function.value.clone(),
+                    defined: arities
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    passed: args + 1,
+                    args,
+                }
+                .into(),
+            );
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! `ruleset.toml`: what a ruleset declares about itself: its vocabulary (success levels,
+//! grades, weapon sizes, reaches and traits, conditions) and its formulas.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The directory name, e.g. `legend`.
+    pub name: String,
+    /// The game's name as a person writes it.
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// The text the rules are transcribed from.
+    #[serde(default)]
+    pub source: String,
+    /// The results of a test, best first; matrices `by success_level` use them as keys.
+    pub success_levels: Vec<Spanned<String>>,
+    /// Difficulty Grades a modifier may name with `grade <name>`, easiest first.
+    #[serde(default)]
+    pub difficulty_grades: Vec<Spanned<String>>,
+    /// Weapon sizes, smallest first.
+    #[serde(default)]
+    pub weapon_sizes: Vec<Spanned<String>>,
+    /// Weapon reaches, shortest first.
+    #[serde(default)]
+    pub weapon_reaches: Vec<Spanned<String>>,
+    /// Weapon traits an effect may require and a weapon may have.
+    #[serde(default)]
+    pub weapon_traits: Vec<Spanned<String>>,
+    /// Conditions tables and scripts may set: name → what it means.
+    #[serde(default)]
+    pub conditions: IndexMap<String, String>,
+    /// Named formulas, each one rhai expression: name → expression.
+    #[serde(default)]
+    pub formulas: IndexMap<String, Spanned<String>>,
+}
+
+/// The domains a matrix axis may be bound to with `by <domain>`.
+pub const DOMAINS: [&str; 4] = [
+    "success_level",
+    "difficulty_grade",
+    "weapon_size",
+    "weapon_reach",
+];
+
+impl Settings {
+    pub fn domain(&self, domain: &str) -> Option<Vec<String>> {
+        let names = match domain {
+            "success_level" => &self.success_levels,
+            "difficulty_grade" => &self.difficulty_grades,
+            "weapon_size" => &self.weapon_sizes,
+            "weapon_reach" => &self.weapon_reaches,
+            _ => return None,
+        };
+        Some(names_of(names))
+    }
+
+    pub fn success_level_names(&self) -> Vec<String> {
+        names_of(&self.success_levels)
+    }
+
+    pub fn grade_names(&self) -> Vec<String> {
+        names_of(&self.difficulty_grades)
+    }
+
+    pub fn trait_names(&self) -> Vec<String> {
+        names_of(&self.weapon_traits)
+    }
+
+    pub fn condition_names(&self) -> Vec<String> {
+        self.conditions.keys().cloned().collect()
+    }
+}
+
+fn names_of(names: &[Spanned<String>]) -> Vec<String> {
+    names.iter().map(|n| n.get_ref().clone()).collect()
+}

@@ -1,0 +1,118 @@
+//! The rhai side: one sandboxed engine per ruleset, scripts compiled once, and rhai errors
+//! turned into diagnostics. This module is the only one that sees rhai.
+
+mod problem;
+mod sandbox;
+
+use std::sync::Arc;
+
+pub use problem::ScriptProblem;
+pub use sandbox::{Limits, new_engine};
+
+use rhai::{AST, Engine, EvalAltResult, Scope};
+
+use crate::source::{SourceFile, Span};
+
+/// A compiled `scripts/<module>.rhai`.
+#[derive(Clone, Debug)]
+pub struct Script {
+    pub module: String,
+    pub file: SourceFile,
+    pub ast: Arc<AST>,
+    /// Every function the script defines, with its number of parameters.
+    pub functions: Vec<(String, usize)>,
+}
+
+impl Script {
+    /// The arities under which `function` is defined (rhai overloads by arity).
+    pub fn arities(&self, function: &str) -> Vec<usize> {
+        self.functions
+            .iter()
+            .filter(|(name, _)| name == function)
+            .map(|(_, arity)| *arity)
+            .collect()
+    }
+}
+
+/// A formula of `ruleset.toml`, compiled once as a rhai expression.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub name: String,
+    pub text: String,
+    pub ast: Arc<AST>,
+}
+
+/// Compile a script and run its top level once (constants, checks), under the sandbox's
+/// limits, so that a script that loops forever is reported when the ruleset loads.
+pub fn compile_script(
+    engine: &Engine,
+    module: &str,
+    file: &SourceFile,
+) -> Result<Script, ScriptProblem> {
+    let ast = engine
+        .compile(file.text())
+        .map_err(|error| ScriptProblem::syntax(file, *error.0, error.1))?;
+    engine
+        .run_ast_with_scope(&mut Scope::new(), &ast)
+        .map_err(|error| {
+            ScriptProblem::runtime(
+                file,
+                &error,
+                "its top level, run once when the ruleset loads",
+            )
+        })?;
+    let functions = ast
+        .iter_functions()
+        .map(|f| (f.name.to_string(), f.params.len()))
+        .collect();
+    Ok(Script {
+        module: module.to_string(),
+        file: file.clone(),
+        ast: Arc::new(ast),
+        functions,
+    })
+}
+
+/// Compile a formula written inside a TOML string; `span` is the string's content.
+pub fn compile_formula(
+    engine: &Engine,
+    name: &str,
+    text: &str,
+    file: &SourceFile,
+    span: Span,
+) -> Result<Formula, ScriptProblem> {
+    let ast = engine
+        .compile_expression(text)
+        .map_err(|error| ScriptProblem::formula(file, span, name, text, *error.0, error.1))?;
+    Ok(Formula {
+        name: name.to_string(),
+        text: text.to_string(),
+        ast: Arc::new(ast),
+    })
+}
+
+/// Where a rhai error happened, as a byte span in `file`.
+fn span_of(file: &SourceFile, position: rhai::Position) -> Span {
+    match (position.line(), position.position()) {
+        (Some(line), column) => {
+            let start = file.offset_of(line, column.unwrap_or(1));
+            let end = file.text()[start..]
+                .char_indices()
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+                .map_or(file.text().len(), |(i, _)| start + i.max(1));
+            Span::new(
+                start,
+                end.max(start + usize::from(start < file.text().len())),
+            )
+        }
+        (None, _) => Span::new(0, 0),
+    }
+}
+
+/// Whether a runtime error is the sandbox stopping a script that ran too long.
+fn is_runaway(error: &EvalAltResult) -> bool {
+    matches!(
+        error,
+        EvalAltResult::ErrorTooManyOperations(_) | EvalAltResult::ErrorStackOverflow(_)
+    )
+}
