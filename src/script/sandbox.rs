@@ -33,7 +33,6 @@ pub fn new_engine() -> Engine {
         .set_max_expr_depths(Limits::EXPRESSION_DEPTH, Limits::FUNCTION_EXPRESSION_DEPTH)
         .set_max_string_size(Limits::STRING_SIZE)
         .set_max_array_size(Limits::ARRAY_SIZE)
-        .set_max_map_size(Limits::MAP_SIZE)
-        .set_strict_variables(true);
+        .set_max_map_size(Limits::MAP_SIZE);
     engine
 }
