@@ -36,7 +36,7 @@ impl SourceFile {
 
     /// The whole file, for a miette label.
     pub fn named(&self) -> NamedSource<Arc<str>> {
-        NamedSource::new(self.name.to_string(), Arc::clone(&self.text))
+        NamedSource::new(&self.name, Arc::clone(&self.text))
     }
 
     /// The byte offset of a 1-based line and 1-based character column, clamped to the file.

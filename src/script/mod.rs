@@ -1,6 +1,9 @@
 //! The rhai side: one sandboxed engine per ruleset, scripts compiled once, and rhai errors
 //! turned into diagnostics. This module is the only one that sees rhai.
 
+// Errors are the cold path (loading a ruleset once); see parse/mod.rs.
+#![allow(clippy::result_large_err)]
+
 mod problem;
 mod sandbox;
 
@@ -61,10 +64,12 @@ pub fn compile_script(
                 "its top level, run once when the ruleset loads",
             )
         })?;
-    let functions = ast
+    // Sorted: rhai keeps functions in a hash map, and messages must not depend on its order.
+    let mut functions: Vec<(String, usize)> = ast
         .iter_functions()
         .map(|f| (f.name.to_string(), f.params.len()))
         .collect();
+    functions.sort();
     Ok(Script {
         module: module.to_string(),
         file: file.clone(),

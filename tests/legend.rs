@@ -1,0 +1,156 @@
+//! The shipped Legend ruleset: it checks clean, rolls reproducibly, dumps stably, and a GM
+//! who breaks one of its tables gets a diagnostic naming file, line and column.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn affray(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the affray binary runs")
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn legend_checks_clean() {
+    let output = affray(manifest_dir(), &["check", "rulesets/legend"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "rulesets/legend: Legend is valid: 14 tables (6 roll, 1 effects, 4 modifiers, 1 matrix, \
+         2 lookup), 2 scripts (12 functions), 8 formulas, 20 weapons, 3 shields, 6 armours\n"
+    );
+}
+
+#[test]
+fn a_seeded_roll_is_the_same_every_time() {
+    let args = [
+        "roll",
+        "rulesets/legend",
+        "close_combat_fumble",
+        "--seed",
+        "7",
+    ];
+    let first = affray(manifest_dir(), &args);
+    let second = affray(manifest_dir(), &args);
+    assert_eq!(first.status.code(), Some(0));
+    assert_eq!(first.stdout, second.stdout);
+    insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("roll_close_combat_fumble_seed_7", text(&first.stdout));
+    });
+}
+
+#[test]
+fn rerolls_are_shown() {
+    // Seed 1 rolls a 19 (Unlucky) first: two rerolls, one of them ignoring a 19.
+    let output = affray(
+        manifest_dir(),
+        &[
+            "roll",
+            "rulesets/legend",
+            "close_combat_fumble",
+            "--seed",
+            "1",
+        ],
+    );
+    insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("roll_close_combat_fumble_seed_1", text(&output.stdout));
+    });
+}
+
+#[test]
+fn dump_is_stable() {
+    let output = affray(manifest_dir(), &["dump", "rulesets/legend"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("dump is JSON");
+    insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("dump", serde_json::to_string_pretty(&json).unwrap());
+    });
+}
+
+/// A copy of the Legend ruleset in a fresh folder, with one file edited, checked from that
+/// folder so that the output holds no absolute path.
+fn check_broken_copy(case: &str, file: &str, from: &str, to: &str) -> Output {
+    let root = std::env::temp_dir().join(format!("affray-legend-{case}-{}", std::process::id()));
+    let copy = root.join("legend");
+    let _ = fs::remove_dir_all(&root);
+    copy_dir(&manifest_dir().join("rulesets/legend"), &copy);
+    let path = copy.join(file);
+    let original = fs::read_to_string(&path).unwrap();
+    assert!(original.contains(from), "{file} holds {from:?}");
+    fs::write(&path, original.replacen(from, to, 1)).unwrap();
+    let output = affray(&root, &["check", "legend"]);
+    let _ = fs::remove_dir_all(&root);
+    output
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target: PathBuf = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn assert_broken(case: &str, output: &Output) {
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!(case, stderr);
+    });
+}
+
+#[test]
+fn a_gap_in_a_fumble_range_is_named() {
+    let output = check_broken_copy(
+        "gap",
+        "tables/fumbles.tables",
+        "07–09  lose_balance",
+        "07–08  lose_balance",
+    );
+    assert_broken("broken_gap_in_close_combat_fumble", &output);
+}
+
+#[test]
+fn a_misspelt_modifier_value_is_named() {
+    let output = check_broken_copy(
+        "modifier",
+        "tables/modifiers.tables",
+        "auto critical",
+        "auto critcal",
+    );
+    assert_broken("broken_misspelt_auto_critical", &output);
+}
+
+#[test]
+fn an_unknown_script_is_named() {
+    let output = check_broken_copy(
+        "script",
+        "tables/fumbles.tables",
+        "script fumbles::lose_armour",
+        "script fumbles::loose_armour",
+    );
+    assert_broken("broken_unknown_script_function", &output);
+}
+
+#[test]
+fn a_percent_sign_forgotten_is_a_syntax_error() {
+    let output = check_broken_copy("percent", "tables/modifiers.tables", "+20%", "+20 %");
+    assert_broken("broken_modifier_value_syntax", &output);
+}
