@@ -14,6 +14,12 @@ pub fn parse_dice(
     text: &str,
     offset: usize,
 ) -> Result<Spanned<DiceExpr>, ParseError> {
+    // A TOML string with escapes (`"\t1D6"`) does not appear in the file as decoded: its
+    // positions cannot be mapped back, so such a value is shown on its own.
+    if file.text().get(offset..offset + text.len()) != Some(text) {
+        let alone = SourceFile::new(format!("{} (a dice value)", file.name()), text.to_string());
+        return parse_dice(&alone, text, 0);
+    }
     let origin = Origin { file, offset };
     let mut pairs =
         Grammar::parse(Rule::dice_expression, text).map_err(|e| origin.syntax_error(e))?;

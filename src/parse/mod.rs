@@ -155,17 +155,18 @@ impl Origin<'_> {
 
 /// The text at `at`, as a user would name it.
 fn describe_found(text: &str, at: usize) -> String {
-    let rest = &text[at.min(text.len())..];
+    let rest = text.get(at..).unwrap_or_default();
     match rest.chars().next() {
         None => "the end of the file".to_string(),
         Some('\n' | '\r') => "the end of the line".to_string(),
+        Some(' ' | '\t') => "a space".to_string(),
         Some(_) => format!("`{}`", &rest[..found_len(text, at)]),
     }
 }
 
 /// The length of the token at `at`: a word, or one character.
 fn found_len(text: &str, at: usize) -> usize {
-    let rest = &text[at.min(text.len())..];
+    let rest = text.get(at..).unwrap_or_default();
     let word = rest
         .char_indices()
         .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
@@ -195,12 +196,12 @@ fn human_list(rules: &[Rule]) -> String {
 
 /// A help line for the common mistakes.
 fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
-    let rest = &text[at.min(text.len())..];
+    let rest = text.get(at..).unwrap_or_default();
     let word: String = rest
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    if rest.starts_with('%') {
+    if rest.starts_with('%') && text[..at].ends_with([' ', '\t']) {
         return Some("write a percentage without a space before %, as in +20%".into());
     }
     if expected.contains(&Rule::name) && is_keyword(&word) {
@@ -223,7 +224,10 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
                 .into(),
         );
     }
-    if expected.contains(&Rule::offensive) || expected.contains(&Rule::effect_flag) {
+    if [Rule::offensive, Rule::effect_flag, Rule::kw_offensive]
+        .iter()
+        .any(|rule| expected.contains(rule))
+    {
         return Some(
             "after its name and texts, an effect says `offensive`, `defensive`, `stackable`, \
              `requires critical` or `weapon cutting`"

@@ -22,7 +22,8 @@ use crate::script::{Formula, Script, new_engine};
 use crate::source::SourceFile;
 use crate::tables::{Table, TableKind};
 
-/// Every problem found while loading, in file order.
+/// Every problem found while loading, stage by stage (syntax and checks of each file,
+/// then scripts, formulas, equipment, then names across files), files in name order.
 pub type Problems = Vec<miette::Report>;
 
 /// A loaded, checked ruleset.

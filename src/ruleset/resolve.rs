@@ -111,7 +111,13 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
     match toml::from_str::<T>(file.text()) {
         Ok(value) => Some(value),
         Err(error) => {
-            let message = error.message().trim_end().to_string();
+            // serde names Rust types; a GM reads "a whole number".
+            let message = error
+                .message()
+                .trim_end()
+                .replace("expected u32", "expected a whole number such as 4")
+                .replace("expected u8", "expected a whole number such as 2")
+                .replace("expected f64", "expected a number such as 1.5");
             let first_line = message.lines().next().unwrap_or_default().to_string();
             problems.push(
                 RulesetProblem::Toml {

@@ -119,10 +119,18 @@ impl ScriptProblem {
             .char_indices()
             .nth(column)
             .map_or(text.len(), |(i, _)| i);
-        let start = span.start + at;
+        // With escapes in the TOML string the decoded text does not match the file byte
+        // for byte: point at the whole formula rather than at a wrong character.
+        let raw_matches = file.text().get(span.start..span.start + text.len()) == Some(text);
+        let span = if raw_matches {
+            let start = span.start + at;
+            Span::new(start, (start + 1).min(span.end.max(start)))
+        } else {
+            span
+        };
         ScriptProblem::Formula {
             src: file.named(),
-            span: Span::new(start, (start + 1).min(span.end.max(start))).into(),
+            span: span.into(),
             name: name.to_string(),
             message: error.to_string(),
         }

@@ -1,0 +1,73 @@
+//! End-to-end checks of the command line itself: help, usage errors and exit codes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn affray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("the affray binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn help_exits_0_and_shows_an_example() {
+    let output = affray(&["--help"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("affray check rulesets/legend"), "{stdout}");
+    for command in ["check", "roll", "dump"] {
+        assert!(
+            stdout.contains(command),
+            "--help lists `{command}`:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn check_help_exits_0() {
+    let output = affray(&["check", "--help"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("affray check rulesets/legend"));
+}
+
+#[test]
+fn an_unknown_subcommand_is_a_usage_error() {
+    let output = affray(&["chek", "rulesets/legend"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("chek"), "{stderr}");
+}
+
+#[test]
+fn check_without_a_directory_is_a_usage_error() {
+    let output = affray(&["check"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_broken_ruleset_exits_1_with_its_problem_on_stderr() {
+    let output = affray(&["check", "tests/fixtures/broken/fumble_range_gap"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty(), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("affray::table::range_gap"), "{stderr}");
+    assert!(
+        stderr.contains("tests/fixtures/broken/fumble_range_gap/tables/fumbles.tables:2:54"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("1 problem found\n"), "{stderr}");
+}
+
+#[test]
+fn a_missing_directory_exits_1() {
+    let output = affray(&["check", "tests/fixtures/broken/no_such_ruleset"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("no such directory"));
+}
