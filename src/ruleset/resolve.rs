@@ -199,7 +199,7 @@ fn resolve_equipment(
     file: &SourceFile,
     problems: &mut Problems,
 ) -> Equipment {
-    let mut weapon = |id: &str, entry: &WeaponEntry| -> Option<Weapon> {
+    let mut weapon = |entry: &WeaponEntry| -> Option<Weapon> {
         let damage = parse_dice(
             file,
             entry.damage.get_ref(),
@@ -249,7 +249,6 @@ fn resolve_equipment(
                 problems,
             );
         }
-        let _ = id;
         Some(Weapon {
             name: entry.name.clone(),
             damage: damage.value,
@@ -269,12 +268,12 @@ fn resolve_equipment(
     let weapons = decoded
         .weapons
         .iter()
-        .filter_map(|(id, entry)| weapon(id, entry).map(|w| (id.clone(), w)))
+        .filter_map(|(id, entry)| weapon(entry).map(|w| (id.clone(), w)))
         .collect();
     let shields = decoded
         .shields
         .iter()
-        .filter_map(|(id, entry)| weapon(id, entry).map(|w| (id.clone(), w)))
+        .filter_map(|(id, entry)| weapon(entry).map(|w| (id.clone(), w)))
         .collect();
     let armour = decoded
         .armour
