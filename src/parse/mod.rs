@@ -74,6 +74,17 @@ pub enum ParseError {
         text: String,
     },
 
+    /// `00-09` on a 1D100 (00 is 100, the top), or `11-00` on a 1D20.
+    #[error("`00` cannot stand here")]
+    #[diagnostic(code(affray::table::double_zero), help("{advice}"))]
+    DoubleZero {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("00")]
+        span: SourceSpan,
+        advice: &'static str,
+    },
+
     /// The grammar accepted a shape the lowering code does not expect: a bug in affray.
     #[error("internal error: expected {expected} while reading {context}")]
     #[diagnostic(
@@ -201,6 +212,22 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
+    if let Some(help) = unclosed_quote_hint(text, at) {
+        return Some(help);
+    }
+    if expected.contains(&Rule::matrix_header) && rest.starts_with('|') {
+        return Some(
+            "a matrix's header row starts with an empty corner cell: | | critical | success |"
+                .into(),
+        );
+    }
+    let line_start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    if text[line_start..].trim_start().starts_with('|') && !rest.starts_with('|') {
+        return Some(
+            "in a row of a matrix or look-up, every cell ends with `|`; write - for an empty cell"
+                .into(),
+        );
+    }
     if rest.starts_with('%') && text[..at].ends_with([' ', '\t']) {
         return Some("write a percentage without a space before %, as in +20%".into());
     }
@@ -233,6 +260,51 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
              `requires critical` or `weapon cutting`"
                 .into(),
         );
+    }
+    None
+}
+
+/// When a syntax error follows a quoted text that runs over a line end, or sits on a
+/// quote that never closes, the likely mistake is a missing closing quote.
+fn unclosed_quote_hint(text: &str, at: usize) -> Option<String> {
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    let mut open: Option<usize> = None;
+    let mut last_string: Option<(usize, usize)> = None;
+    let mut chars = text.char_indices();
+    while let Some((index, c)) = chars.next() {
+        match (open, c) {
+            (None, _) if index >= at => break,
+            (None, '#') => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            (None, '"') => open = Some(index),
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(start), '"') => {
+                last_string = Some((start, index));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if text.get(at..).is_some_and(|rest| rest.starts_with('"')) && !text[at + 1..].contains('"') {
+        return Some(format!(
+            "the text opened at line {} has no closing quote",
+            line_of(at)
+        ));
+    }
+    let (start, end) = last_string?;
+    if open.is_none() && text[start..end].contains('\n') {
+        return Some(format!(
+            "the text opened at line {} runs on to line {}: is a closing quote missing?",
+            line_of(start),
+            line_of(end)
+        ));
     }
     None
 }

@@ -218,14 +218,25 @@ fn lower_range(
 ) -> Result<Spanned<DieRange>, ParseError> {
     let span = origin.span(pair.as_span());
     let mut bounds = Vec::new();
-    for part in pair.into_inner() {
+    for (index, part) in pair.into_inner().enumerate() {
         let value = lower_integer(origin, &part)?;
         let is_double_zero = part.as_str().len() >= 2 && value == 0;
-        bounds.push(if hundred && is_double_zero {
-            100
-        } else {
-            value
-        });
+        if is_double_zero && (!hundred || index == 0) {
+            // On a d100 `00` is the top result, so it can only end a range (`96-00`);
+            // on other dice it means nothing the books print.
+            return Err(ParseError::DoubleZero {
+                src: origin.file.named(),
+                span: origin.span(part.as_span()).into(),
+                advice: if hundred {
+                    "on a die rolling 1-100, 00 reads as 100 and can only end a range, as in \
+                     96-00; the lowest results are written 01-..."
+                } else {
+                    "00 reads as 100 only on a die rolling 1-100; on this die write the number \
+                     you mean, such as 20"
+                },
+            });
+        }
+        bounds.push(if is_double_zero { 100 } else { value });
     }
     match bounds.as_slice() {
         [single] => Ok(Spanned::new(

@@ -118,24 +118,47 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
                 .replace("expected u32", "expected a whole number such as 4")
                 .replace("expected u8", "expected a whole number such as 2")
                 .replace("expected f64", "expected a number such as 1.5");
-            let first_line = message.lines().next().unwrap_or_default().to_string();
+            let (label, help) = match unknown_key(&message) {
+                Some((key, known)) => (
+                    "unknown key".to_string(),
+                    match crate::ruleset::suggest(&key, &known) {
+                        Some(close) => format!(
+                            "did you mean `{close}`? The keys here: {}",
+                            known.join(", ")
+                        ),
+                        None => format!("the keys here: {}", known.join(", ")),
+                    },
+                ),
+                None => (
+                    message.lines().next().unwrap_or_default().to_string(),
+                    format!(
+                        "{} is TOML; rulesets/README.md lists every key it may hold",
+                        file.name().rsplit('/').next().unwrap_or_default()
+                    ),
+                ),
+            };
             problems.push(
                 RulesetProblem::Toml {
                     src: file.named(),
                     span: error.span().map(|range| Span::from(range).into()),
                     file: file.name().to_string(),
-                    label: first_line,
-                    message,
-                    help: format!(
-                        "{} is TOML; rulesets/README.md lists every key it may hold",
-                        file.name().rsplit('/').next().unwrap_or_default()
-                    ),
+                    label,
+                    message: message.replacen("unknown field", "unknown key", 1),
+                    help,
                 }
                 .into(),
             );
             None
         }
     }
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`": the key and the known keys.
+fn unknown_key(message: &str) -> Option<(String, Vec<String>)> {
+    let rest = message.strip_prefix("unknown field ")?;
+    let mut names = rest.split('`').skip(1).step_by(2).map(str::to_string);
+    let key = names.next()?;
+    Some((key, names.collect()))
 }
 
 fn duplicate_table(
