@@ -7,6 +7,7 @@
 pub mod dice;
 pub mod parse;
 pub mod ruleset;
+pub mod scenario;
 pub mod script;
 pub mod source;
 pub mod tables;

@@ -1,11 +1,16 @@
-//! `affray check <ruleset>`
+//! `affray check <ruleset>`: the ruleset, then every scenario in its `scenarios/`.
 
 use std::path::Path;
 
 use affray::ruleset::{self, Problems};
+use affray::scenario;
 
 pub fn run(dir: &Path) -> Result<(), Problems> {
     let ruleset = ruleset::load(dir)?;
-    println!("{}", ruleset.summary());
+    let (scenarios, problems) = scenario::check_all(&ruleset, dir);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    println!("{}, {scenarios} scenarios", ruleset.summary());
     Ok(())
 }

@@ -22,7 +22,7 @@ pub fn parse_dice(
     }
     let origin = Origin { file, offset };
     let mut pairs =
-        Grammar::parse(Rule::dice_expression, text).map_err(|e| origin.syntax_error(e))?;
+        Grammar::parse(Rule::dice_expression, text).map_err(|e| origin.syntax_error(e, text))?;
     let whole = pairs
         .next()
         .ok_or_else(|| origin.internal(Span::new(offset, offset), "a dice expression", "dice"))?;

@@ -116,19 +116,24 @@ impl Origin<'_> {
         Span::from(span).shifted(self.offset)
     }
 
-    fn syntax_error(&self, error: pest::error::Error<Rule>) -> ParseError {
+    /// `input` is the text that was parsed: the whole file, or one value inside it.
+    fn syntax_error(&self, error: pest::error::Error<Rule>, input: &str) -> ParseError {
         let (start, end) = match error.location {
             InputLocation::Pos(at) => (at, at),
             InputLocation::Span((start, end)) => (start, end),
         };
-        let text = &self.file.text()[self.offset..];
-        let found = describe_found(text, start);
+        let text = input;
+        let embedded = self.offset > 0 || input.len() < self.file.text().len();
+        let found = describe_found(text, start, embedded);
         let (message, label, help) = match &error.variant {
             ErrorVariant::ParsingError {
                 positives,
                 negatives,
             } => {
-                let expected = human_list(positives);
+                let mut expected = human_list(positives);
+                if embedded {
+                    expected = expected.replace("the end of the file", "the end of the dice");
+                }
                 let unexpected = human_list(negatives);
                 let message = match (expected.is_empty(), unexpected.is_empty()) {
                     (false, _) => format!("expected {expected}, found {found}"),
@@ -140,7 +145,14 @@ impl Origin<'_> {
                 } else {
                     format!("expected {expected}")
                 };
-                (message, label, hint(positives, text, start))
+                let help = if embedded && text.trim().contains(' ') {
+                    Some("write dice without spaces, as in 1D8+1".to_string())
+                } else if embedded {
+                    None
+                } else {
+                    hint(positives, text, start)
+                };
+                (message, label, help)
             }
             ErrorVariant::CustomError { message } => (message.clone(), message.clone(), None),
         };
@@ -165,9 +177,10 @@ impl Origin<'_> {
 }
 
 /// The text at `at`, as a user would name it.
-fn describe_found(text: &str, at: usize) -> String {
+fn describe_found(text: &str, at: usize, embedded: bool) -> String {
     let rest = text.get(at..).unwrap_or_default();
     match rest.chars().next() {
+        None if embedded => "the end of the value".to_string(),
         None => "the end of the file".to_string(),
         Some('\n' | '\r') => "the end of the line".to_string(),
         Some(' ' | '\t') => "a space".to_string(),

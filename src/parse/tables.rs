@@ -15,7 +15,8 @@ use crate::tables::model::*;
 /// Parse and lower a whole `.tables` file.
 pub fn parse_tables(file: &SourceFile) -> Result<TableFile, ParseError> {
     let origin = Origin { file, offset: 0 };
-    let pairs = Grammar::parse(Rule::file, file.text()).map_err(|e| origin.syntax_error(e))?;
+    let pairs =
+        Grammar::parse(Rule::file, file.text()).map_err(|e| origin.syntax_error(e, file.text()))?;
     let mut tables = Vec::new();
     for pair in pairs.flatten().filter(|p| is_table(p.as_rule())) {
         tables.push(lower_table(origin, pair)?);

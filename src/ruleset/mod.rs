@@ -16,7 +16,7 @@ use serde::Serialize;
 
 pub use equipment::{Armour, Equipment, Weapon};
 pub use problem::{RulesetProblem, UnknownName, suggest};
-pub use settings::Settings;
+pub use settings::{Settings, StatisticKind};
 
 use crate::script::{Formula, Script, new_engine};
 use crate::source::SourceFile;
@@ -56,6 +56,31 @@ impl Ruleset {
     /// The names of all tables, in load order, for suggestions.
     pub fn table_names(&self) -> Vec<String> {
         self.tables.iter().map(|t| t.name.value.clone()).collect()
+    }
+
+    /// The names of the hit locations (rows of the `hit_locations` table), in order.
+    pub fn hit_location_names(&self) -> Vec<String> {
+        let table = self
+            .settings
+            .hit_locations
+            .as_ref()
+            .and_then(|name| self.table(name.get_ref()));
+        match table.map(|t| &t.kind) {
+            Some(TableKind::Roll(roll)) => roll.rows.iter().map(|r| r.name.value.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every situational modifier of every modifier list, by name.
+    pub fn modifier_names(&self) -> Vec<String> {
+        self.tables
+            .iter()
+            .filter_map(|t| match &t.kind {
+                TableKind::Modifiers(list) => Some(list.modifiers().map(|m| m.name.value.clone())),
+                _ => None,
+            })
+            .flatten()
+            .collect()
     }
 
     /// One line saying what was loaded.

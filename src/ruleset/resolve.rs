@@ -96,6 +96,9 @@ pub(super) fn resolve(
     for (table, file) in &tables {
         names.check_table(table, file, problems);
     }
+    if let Some(locations) = &settings.hit_locations {
+        check_hit_location_table(locations, &tables, settings_file, problems);
+    }
 
     Some(Resolved {
         settings,
@@ -150,6 +153,39 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
             );
             None
         }
+    }
+}
+
+/// `hit_locations = "humanoid_hit_location"` names a roll table.
+fn check_hit_location_table(
+    name: &TomlSpanned<String>,
+    tables: &[(Table, &SourceFile)],
+    file: &SourceFile,
+    problems: &mut Problems,
+) {
+    match tables.iter().find(|(t, _)| t.name.value == *name.get_ref()) {
+        None => problems.push(
+            UnknownName::new(
+                "affray::ruleset::unknown_table",
+                "table",
+                file,
+                name.get_ref(),
+                string_content(name),
+                "of this ruleset",
+                tables.iter().map(|(t, _)| t.name.value.clone()).collect(),
+            )
+            .into(),
+        ),
+        Some((table, _)) if !matches!(table.kind, TableKind::Roll(_)) => problems.push(
+            RulesetProblem::NotARollTable {
+                src: file.named(),
+                span: string_content(name).into(),
+                name: name.get_ref().clone(),
+                kind: table.kind.keyword(),
+            }
+            .into(),
+        ),
+        Some(_) => {}
     }
 }
 

@@ -31,6 +31,22 @@ pub struct Settings {
     /// Weapon traits an effect may require and a weapon may have.
     #[serde(default)]
     pub weapon_traits: Vec<Spanned<String>>,
+    /// Characteristics a combatant has, e.g. STR, DEX.
+    #[serde(default)]
+    pub characteristics: Vec<Spanned<String>>,
+    /// Statistics a scenario may give a combatant (name → kind), e.g.
+    /// `strike_rank = "number"`, `damage_modifier = "dice"`.
+    #[serde(default)]
+    pub statistics: IndexMap<String, StatisticKind>,
+    /// The roll table whose rows are a combatant's hit locations, if the ruleset has them.
+    #[serde(default)]
+    pub hit_locations: Option<Spanned<String>>,
+    /// Options a scenario may switch on for a whole fight (optional rules): name → meaning.
+    #[serde(default)]
+    pub fight_options: IndexMap<String, String>,
+    /// Options a scenario may give one combatant (e.g. NPC rules): name → meaning.
+    #[serde(default)]
+    pub combatant_options: IndexMap<String, String>,
     /// Conditions tables and scripts may set: name → what it means.
     #[serde(default)]
     pub conditions: IndexMap<String, String>,
@@ -78,4 +94,16 @@ impl Settings {
 
 fn names_of(names: &[Spanned<String>]) -> Vec<String> {
     names.iter().map(|n| n.get_ref().clone()).collect()
+}
+
+/// What kind of value a statistic holds in a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatisticKind {
+    /// A whole number, e.g. `strike_rank = 15`.
+    Number,
+    /// A dice expression, e.g. `damage_modifier = "+1D2"`.
+    Dice,
+    /// Free text.
+    Text,
 }

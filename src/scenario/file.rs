@@ -1,0 +1,81 @@
+//! A scenario file as written: decoded by serde, names still unchecked.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// The ruleset's name (the scenario lies in its `scenarios/` folder), or a path to
+    /// the ruleset directory relative to this file.
+    pub ruleset: Spanned<String>,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// Where the text or the example comes from.
+    #[serde(default)]
+    pub source: String,
+    /// Starting distance between the sides, in metres (hex, yards: as the ruleset reads it).
+    #[serde(default)]
+    pub distance: Option<u32>,
+    /// Situational modifiers in force for everyone: names from the ruleset's modifier lists.
+    #[serde(default)]
+    pub modifiers: Vec<Spanned<String>>,
+    /// Optional rules switched on: names from `fight_options` of ruleset.toml.
+    #[serde(default)]
+    pub options: Vec<Spanned<String>>,
+    pub combatants: Vec<CombatantEntry>,
+    /// Choices made in advance, used in order instead of the tactics script.
+    #[serde(default)]
+    pub choices: Vec<ChoiceEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatantEntry {
+    pub name: Spanned<String>,
+    pub side: String,
+    /// Several alike (a mob): named "<name> 1", "<name> 2", ...
+    #[serde(default)]
+    pub count: Option<Spanned<u32>>,
+    #[serde(default)]
+    pub characteristics: IndexMap<Spanned<String>, i64>,
+    /// Skills and combat styles by name, in the ruleset's own unit (percent, 3d6 level,
+    /// dice code as "4D+2").
+    #[serde(default)]
+    pub skills: IndexMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub statistics: IndexMap<Spanned<String>, Spanned<toml::Value>>,
+    /// Weapons and shields readied, by their id in equipment.toml.
+    #[serde(default)]
+    pub weapons: Vec<Spanned<String>>,
+    /// Armour per hit location: an id from equipment.toml or Armour Points; the key `all`
+    /// covers every location not named.
+    #[serde(default)]
+    pub armour: IndexMap<Spanned<String>, Spanned<toml::Value>>,
+    /// Hit points per location (or `total` for a ruleset without locations).
+    #[serde(default)]
+    pub hit_points: IndexMap<Spanned<String>, i64>,
+    /// Options for this combatant: names from `combatant_options` of ruleset.toml.
+    #[serde(default)]
+    pub options: Vec<Spanned<String>>,
+    /// Situational modifiers that apply to this combatant only.
+    #[serde(default)]
+    pub modifiers: Vec<Spanned<String>>,
+}
+
+// Skills, statistics and armour take a number or a text; serde's untagged enums cannot
+// keep spans, so they are read as spanned TOML values and sorted out in resolve.rs.
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceEntry {
+    /// The decision, as the engine names it (e.g. `action`, `reaction`, `effects`).
+    pub decision: String,
+    /// Who decides; any combatant when absent.
+    #[serde(default)]
+    pub by: Option<String>,
+    /// The option chosen, by name.
+    pub choose: Spanned<String>,
+}

@@ -1,0 +1,156 @@
+//! Scenarios: who fights whom, with what, under which modifiers, in which ruleset.
+//! A scenario is decoded (`file.rs`), then every name in it is checked against its
+//! ruleset and resolved into the model below.
+
+mod file;
+mod problem;
+mod resolve;
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+pub use problem::ScenarioProblem;
+
+use crate::dice::DiceExpr;
+use crate::ruleset::{self, Problems, Ruleset, RulesetProblem};
+use crate::source::SourceFile;
+
+/// A checked scenario.
+#[derive(Clone, Debug, Serialize)]
+pub struct Scenario {
+    pub title: String,
+    pub description: String,
+    pub source: String,
+    pub distance: Option<u32>,
+    pub modifiers: Vec<String>,
+    pub options: Vec<String>,
+    pub combatants: Vec<CombatantSpec>,
+    pub choices: Vec<ScriptedChoice>,
+}
+
+/// One combatant as the scenario sets it up.
+#[derive(Clone, Debug, Serialize)]
+pub struct CombatantSpec {
+    pub name: String,
+    pub side: String,
+    pub characteristics: IndexMap<String, i64>,
+    pub skills: IndexMap<String, Skill>,
+    pub statistics: IndexMap<String, Statistic>,
+    pub weapons: Vec<String>,
+    /// Armour Points per hit location.
+    pub armour: IndexMap<String, u32>,
+    pub hit_points: IndexMap<String, i64>,
+    pub options: Vec<String>,
+    pub modifiers: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Skill {
+    Number(i64),
+    Dice(DiceExpr),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Statistic {
+    Number(i64),
+    Dice(DiceExpr),
+    Text(String),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ScriptedChoice {
+    pub decision: String,
+    pub by: Option<String>,
+    pub choose: String,
+}
+
+/// Load a scenario and its ruleset. The ruleset is `ruleset_dir` when given (to run a
+/// scenario under a house-ruled copy), else the one the scenario names.
+pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenario), Problems> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        vec![miette::Report::new(RulesetProblem::Read {
+            path: name.clone(),
+            message: error.to_string(),
+        })]
+    })?;
+    let file = SourceFile::new(name, text);
+    let decoded = resolve::decode(&file)?;
+    let named = decoded.ruleset.get_ref().clone();
+    let (dir, by_location) = match ruleset_dir {
+        Some(dir) => (dir.to_path_buf(), false),
+        None if named.contains('/') || named.starts_with('.') => {
+            (path.parent().unwrap_or(Path::new(".")).join(&named), false)
+        }
+        // rulesets/<name>/scenarios/<file>.toml: the ruleset is two folders up.
+        None => (ruleset_home(path), true),
+    };
+    let ruleset = ruleset::load(&dir)?;
+    if by_location && ruleset.settings.name != named {
+        return Err(vec![
+            ScenarioProblem::wrong_ruleset(&file, &decoded.ruleset, &ruleset).into(),
+        ]);
+    }
+    let scenario = resolve::resolve(&file, decoded, &ruleset)?;
+    Ok((ruleset, scenario))
+}
+
+fn ruleset_home(scenario: &Path) -> PathBuf {
+    scenario
+        .parent()
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Check every scenario in `<ruleset>/scenarios/` against an already loaded ruleset.
+pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
+    let mut problems = Problems::new();
+    let Ok(entries) = std::fs::read_dir(dir.join("scenarios")) else {
+        return (0, problems);
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    for path in &paths {
+        let shown = format!(
+            "{}/scenarios/{}",
+            ruleset.dir,
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) => {
+                problems.push(
+                    RulesetProblem::Read {
+                        path: shown,
+                        message: error.to_string(),
+                    }
+                    .into(),
+                );
+                continue;
+            }
+        };
+        let file = SourceFile::new(shown, text);
+        let result = resolve::decode(&file).and_then(|decoded| {
+            let named = decoded.ruleset.get_ref();
+            let is_path = named.contains('/') || named.starts_with('.');
+            if !is_path && *named != ruleset.settings.name {
+                return Err(vec![
+                    ScenarioProblem::wrong_ruleset(&file, &decoded.ruleset, ruleset).into(),
+                ]);
+            }
+            resolve::resolve(&file, decoded, ruleset)
+        });
+        if let Err(found) = result {
+            problems.extend(found);
+        }
+    }
+    (paths.len(), problems)
+}

@@ -1,0 +1,90 @@
+//! Problems of a scenario that are not unknown names (those are `ruleset::UnknownName`).
+
+use std::sync::Arc;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use thiserror::Error;
+
+use crate::ruleset::Ruleset;
+use crate::source::{SourceFile, Span};
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum ScenarioProblem {
+    /// `ruleset = "legnd"` in rulesets/legend/scenarios/duel.toml.
+    #[error("this scenario names the ruleset `{named}`, but lies in {dir} (`{actual}`)")]
+    #[diagnostic(
+        code(affray::scenario::wrong_ruleset),
+        help(
+            "write ruleset = \"{actual}\", or give a path to the ruleset directory, such as \"../../{named}\""
+        )
+    )]
+    WrongRuleset {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("not the ruleset this file belongs to")]
+        span: SourceSpan,
+        named: String,
+        actual: String,
+        dir: String,
+    },
+
+    /// All combatants on one side: nobody to fight.
+    #[error("every combatant is on the side `{side}`: a fight needs at least two sides")]
+    #[diagnostic(
+        code(affray::scenario::one_side),
+        help("give the opponents another `side`")
+    )]
+    OneSide {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("the only side")]
+        span: SourceSpan,
+        side: String,
+    },
+
+    /// Two combatants with one name (after numbering a `count`).
+    #[error("two combatants are called `{name}`")]
+    #[diagnostic(
+        code(affray::scenario::duplicate_combatant),
+        help("names tell combatants apart in the log and in scripted choices: rename one")
+    )]
+    DuplicateCombatant {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("again here")]
+        span: SourceSpan,
+        #[label("first here")]
+        first: SourceSpan,
+        name: String,
+    },
+
+    /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
+    #[error("the {what} `{name}` has a value of the wrong kind")]
+    #[diagnostic(code(affray::scenario::wrong_type), help("expected {expected}"))]
+    WrongType {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("not what a {what} takes")]
+        span: SourceSpan,
+        name: String,
+        what: &'static str,
+        expected: String,
+    },
+}
+
+impl ScenarioProblem {
+    pub(super) fn wrong_ruleset(
+        file: &SourceFile,
+        named: &toml::Spanned<String>,
+        ruleset: &Ruleset,
+    ) -> Self {
+        let range = named.span();
+        ScenarioProblem::WrongRuleset {
+            src: file.named(),
+            span: Span::new(range.start, range.end).into(),
+            named: named.get_ref().clone(),
+            actual: ruleset.settings.name.clone(),
+            dir: ruleset.dir.clone(),
+        }
+    }
+}

@@ -1,0 +1,479 @@
+//! Checking every name of a scenario against its ruleset.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use toml::Spanned;
+
+use super::file::{CombatantEntry, ScenarioFile};
+use super::{CombatantSpec, Scenario, ScenarioProblem, ScriptedChoice, Skill, Statistic};
+use crate::parse::parse_dice;
+use crate::ruleset::{Problems, Ruleset, RulesetProblem, StatisticKind, UnknownName};
+use crate::source::{SourceFile, Span};
+
+pub(super) fn decode(file: &SourceFile) -> Result<ScenarioFile, Problems> {
+    toml::from_str::<ScenarioFile>(file.text()).map_err(|error| {
+        vec![
+            RulesetProblem::Toml {
+                src: file.named(),
+                span: error.span().map(|r| Span::from(r).into()),
+                file: file.name().to_string(),
+                label: error
+                    .message()
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+                message: error.message().trim_end().to_string(),
+                help: "a scenario is TOML; rulesets/README.md lists its keys".into(),
+            }
+            .into(),
+        ]
+    })
+}
+
+/// The span of a TOML string's content, inside its quotes.
+fn inside(spanned: &Spanned<String>) -> Span {
+    let range = spanned.span();
+    Span::new(
+        range.start + 1,
+        range.end.saturating_sub(1).max(range.start + 1),
+    )
+}
+
+/// The span of a TOML value, inside its quotes when it is a string.
+fn inside_value(value: &Spanned<toml::Value>) -> Span {
+    let range = value.span();
+    match value.get_ref() {
+        toml::Value::String(_) => Span::new(
+            range.start + 1,
+            range.end.saturating_sub(1).max(range.start + 1),
+        ),
+        _ => Span::new(range.start, range.end),
+    }
+}
+
+/// The span of a TOML key (keys are written bare or quoted).
+fn key_span(file: &SourceFile, key: &Spanned<String>) -> Span {
+    let range = key.span();
+    let raw = &file.text()[range.clone()];
+    if raw.starts_with(['"', '\'']) {
+        inside(key)
+    } else {
+        Span::new(range.start, range.end)
+    }
+}
+
+struct Known {
+    weapons: Vec<String>,
+    armour: Vec<String>,
+    locations: Vec<String>,
+    characteristics: Vec<String>,
+    statistics: Vec<String>,
+    modifiers: Vec<String>,
+    fight_options: Vec<String>,
+    combatant_options: Vec<String>,
+}
+
+pub(super) fn resolve(
+    file: &SourceFile,
+    decoded: ScenarioFile,
+    ruleset: &Ruleset,
+) -> Result<Scenario, Problems> {
+    let settings = &ruleset.settings;
+    let equipment = &ruleset.equipment;
+    let mut locations = ruleset.hit_location_names();
+    if locations.is_empty() {
+        locations.push("total".into());
+    }
+    let known = Known {
+        weapons: equipment
+            .weapons
+            .keys()
+            .chain(equipment.shields.keys())
+            .cloned()
+            .collect(),
+        armour: equipment.armour.keys().cloned().collect(),
+        locations,
+        characteristics: settings
+            .characteristics
+            .iter()
+            .map(|c| c.get_ref().clone())
+            .collect(),
+        statistics: settings.statistics.keys().cloned().collect(),
+        modifiers: ruleset.modifier_names(),
+        fight_options: settings.fight_options.keys().cloned().collect(),
+        combatant_options: settings.combatant_options.keys().cloned().collect(),
+    };
+    let mut check = Check {
+        file,
+        ruleset,
+        known: &known,
+        problems: Problems::new(),
+    };
+    let modifiers = check.names(
+        &decoded.modifiers,
+        &known.modifiers,
+        "modifier",
+        "affray::scenario::unknown_modifier",
+        "of the ruleset's modifier lists",
+    );
+    let options = check.names(
+        &decoded.options,
+        &known.fight_options,
+        "option",
+        "affray::scenario::unknown_option",
+        "declared as fight_options in ruleset.toml",
+    );
+    let mut combatants = Vec::new();
+    let mut first_of: HashMap<String, Span> = HashMap::new();
+    for entry in &decoded.combatants {
+        for spec in check.combatant(entry) {
+            let span = key_span(file, &entry.name);
+            match first_of.get(&spec.name) {
+                Some(first) => check.problems.push(
+                    ScenarioProblem::DuplicateCombatant {
+                        src: file.named(),
+                        span: span.into(),
+                        first: (*first).into(),
+                        name: spec.name.clone(),
+                    }
+                    .into(),
+                ),
+                None => {
+                    first_of.insert(spec.name.clone(), span);
+                }
+            }
+            combatants.push(spec);
+        }
+    }
+    let mut sides: Vec<&str> = decoded.combatants.iter().map(|c| c.side.as_str()).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    if let (Some(first), true) = (
+        decoded.combatants.first(),
+        sides.len() < 2 && !decoded.combatants.is_empty(),
+    ) {
+        check.problems.push(
+            ScenarioProblem::OneSide {
+                src: file.named(),
+                span: key_span(file, &first.name).into(),
+                side: first.side.clone(),
+            }
+            .into(),
+        );
+    }
+    let choices = decoded
+        .choices
+        .iter()
+        .map(|c| ScriptedChoice {
+            decision: c.decision.clone(),
+            by: c.by.clone(),
+            choose: c.choose.get_ref().clone(),
+        })
+        .collect();
+    if !check.problems.is_empty() {
+        return Err(check.problems);
+    }
+    Ok(Scenario {
+        title: decoded.title,
+        description: decoded.description,
+        source: decoded.source,
+        distance: decoded.distance,
+        modifiers,
+        options,
+        combatants,
+        choices,
+    })
+}
+
+struct Check<'a> {
+    file: &'a SourceFile,
+    ruleset: &'a Ruleset,
+    known: &'a Known,
+    problems: Problems,
+}
+
+impl Check<'_> {
+    /// Names that must be among `known`; the known ones, in order.
+    fn names(
+        &mut self,
+        names: &[Spanned<String>],
+        known: &[String],
+        kind: &'static str,
+        code: &'static str,
+        from: &str,
+    ) -> Vec<String> {
+        names
+            .iter()
+            .filter(|name| self.known_name(name, inside(name), known, kind, code, from))
+            .map(|name| name.get_ref().clone())
+            .collect()
+    }
+
+    fn known_name(
+        &mut self,
+        name: &Spanned<String>,
+        span: Span,
+        known: &[String],
+        kind: &'static str,
+        code: &'static str,
+        from: &str,
+    ) -> bool {
+        if known.contains(name.get_ref()) {
+            return true;
+        }
+        self.problems.push(
+            UnknownName::new(
+                code,
+                kind,
+                self.file,
+                name.get_ref(),
+                span,
+                from,
+                known.to_vec(),
+            )
+            .into(),
+        );
+        false
+    }
+
+    /// One entry, expanded to `count` combatants.
+    fn combatant(&mut self, entry: &CombatantEntry) -> Vec<CombatantSpec> {
+        let known = self.known;
+        let mut characteristics = IndexMap::new();
+        for (name, value) in &entry.characteristics {
+            let span = key_span(self.file, name);
+            if known.characteristics.is_empty()
+                || self.known_name(
+                    name,
+                    span,
+                    &known.characteristics,
+                    "characteristic",
+                    "affray::scenario::unknown_characteristic",
+                    "declared in ruleset.toml",
+                )
+            {
+                characteristics.insert(name.get_ref().clone(), *value);
+            }
+        }
+        let mut skills = IndexMap::new();
+        for (name, value) in &entry.skills {
+            let skill = match value.get_ref() {
+                toml::Value::Integer(n) => Some(Skill::Number(*n)),
+                toml::Value::String(text) => parse_dice(self.file, text, inside_value(value).start)
+                    .map(|dice| Skill::Dice(dice.value))
+                    .map_err(|e| self.problems.push(e.into()))
+                    .ok(),
+                _ => {
+                    self.wrong_type(
+                        value,
+                        name,
+                        "skill",
+                        "a number such as 65, or a dice code such as \"4D+2\"",
+                    );
+                    None
+                }
+            };
+            if let Some(skill) = skill {
+                skills.insert(name.clone(), skill);
+            }
+        }
+        let mut statistics = IndexMap::new();
+        for (name, value) in &entry.statistics {
+            let span = key_span(self.file, name);
+            if !self.known_name(
+                name,
+                span,
+                &known.statistics,
+                "statistic",
+                "affray::scenario::unknown_statistic",
+                "declared in ruleset.toml",
+            ) {
+                continue;
+            }
+            let kind = self.ruleset.settings.statistics[name.get_ref()];
+            if let Some(statistic) = self.statistic(name.get_ref(), kind, value) {
+                statistics.insert(name.get_ref().clone(), statistic);
+            }
+        }
+        let weapons = self.names(
+            &entry.weapons,
+            &known.weapons,
+            "weapon",
+            "affray::scenario::unknown_weapon",
+            "in equipment.toml (weapons and shields)",
+        );
+        let mut armour = IndexMap::new();
+        let mut everywhere = None;
+        for (location, value) in &entry.armour {
+            let span = key_span(self.file, location);
+            let is_all = location.get_ref() == "all";
+            if !is_all
+                && !self.known_name(
+                    location,
+                    span,
+                    &known.locations,
+                    "hit location",
+                    "affray::scenario::unknown_location",
+                    "of the ruleset's hit location table",
+                )
+            {
+                continue;
+            }
+            let points = match value.get_ref() {
+                toml::Value::Integer(points) if *points >= 0 => Some(*points as u32),
+                toml::Value::String(item) => {
+                    let item = Spanned::new(value.span(), item.clone());
+                    self.known_name(
+                        &item,
+                        inside(&item),
+                        &known.armour,
+                        "armour",
+                        "affray::scenario::unknown_armour",
+                        "in equipment.toml",
+                    )
+                    .then(|| self.ruleset.equipment.armour[item.get_ref()].ap)
+                }
+                _ => {
+                    self.wrong_type(value, location.get_ref(), "armour", "Armour Points such as 2, or an armour of equipment.toml such as \"soft_leather\"");
+                    None
+                }
+            };
+            match (points, is_all) {
+                (Some(points), true) => everywhere = Some(points),
+                (Some(points), false) => {
+                    armour.insert(location.get_ref().clone(), points);
+                }
+                (None, _) => {}
+            }
+        }
+        if let Some(points) = everywhere {
+            for location in &known.locations {
+                armour.entry(location.clone()).or_insert(points);
+            }
+        }
+        let mut hit_points = IndexMap::new();
+        for (location, value) in &entry.hit_points {
+            let span = key_span(self.file, location);
+            if self.known_name(
+                location,
+                span,
+                &known.locations,
+                "hit location",
+                "affray::scenario::unknown_location",
+                "of the ruleset's hit location table",
+            ) {
+                hit_points.insert(location.get_ref().clone(), *value);
+            }
+        }
+        let options = self.names(
+            &entry.options,
+            &known.combatant_options,
+            "combatant option",
+            "affray::scenario::unknown_option",
+            "declared as combatant_options in ruleset.toml",
+        );
+        let modifiers = self.names(
+            &entry.modifiers,
+            &known.modifiers,
+            "modifier",
+            "affray::scenario::unknown_modifier",
+            "of the ruleset's modifier lists",
+        );
+        let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
+        let base = CombatantSpec {
+            name: entry.name.get_ref().clone(),
+            side: entry.side.clone(),
+            characteristics,
+            skills,
+            statistics,
+            weapons,
+            armour,
+            hit_points,
+            options,
+            modifiers,
+        };
+        if entry.count.is_none() {
+            return vec![base];
+        }
+        (1..=count)
+            .map(|n| CombatantSpec {
+                name: format!("{} {n}", base.name),
+                ..base.clone()
+            })
+            .collect()
+    }
+
+    fn statistic(
+        &mut self,
+        name: &str,
+        kind: StatisticKind,
+        value: &Spanned<toml::Value>,
+    ) -> Option<Statistic> {
+        match (kind, value.get_ref()) {
+            (StatisticKind::Number, toml::Value::Integer(n)) => Some(Statistic::Number(*n)),
+            (StatisticKind::Dice, toml::Value::Integer(n)) => {
+                Some(Statistic::Dice(crate::dice::DiceExpr::constant(*n)))
+            }
+            (StatisticKind::Dice, toml::Value::String(text)) => {
+                // A damage bonus is printed "+1D2": the plus sign is the book's, not the dice's.
+                let spelled = text.trim_start_matches('+');
+                let skipped = text.len() - spelled.len();
+                parse_dice(self.file, spelled, inside_value(value).start + skipped)
+                    .map(|dice| Statistic::Dice(dice.value))
+                    .map_err(|e| self.problems.push(e.into()))
+                    .ok()
+            }
+            (StatisticKind::Text, toml::Value::String(text)) => Some(Statistic::Text(text.clone())),
+            (StatisticKind::Text, toml::Value::Integer(n)) => Some(Statistic::Text(n.to_string())),
+            (StatisticKind::Number, _) => {
+                self.wrong_type(
+                    value,
+                    name,
+                    "statistic",
+                    &format!("a whole number: write {name} = 15, without quotes"),
+                );
+                None
+            }
+            (StatisticKind::Dice, _) => {
+                self.wrong_type(
+                    value,
+                    name,
+                    "statistic",
+                    &format!("dice: write {name} = \"+1D4\""),
+                );
+                None
+            }
+            (StatisticKind::Text, _) => {
+                self.wrong_type(
+                    value,
+                    name,
+                    "statistic",
+                    &format!("a text: write {name} = \"...\""),
+                );
+                None
+            }
+        }
+    }
+
+    fn wrong_type(
+        &mut self,
+        value: &Spanned<toml::Value>,
+        name: &str,
+        what: &'static str,
+        expected: &str,
+    ) {
+        let range = value.span();
+        self.problems.push(
+            ScenarioProblem::WrongType {
+                src: self.file.named(),
+                span: Span::new(range.start, range.end).into(),
+                name: name.to_string(),
+                what,
+                expected: expected.to_string(),
+            }
+            .into(),
+        );
+    }
+}
