@@ -5,6 +5,8 @@
 //! ARCHITECTURE.md for the stages and where each lives.
 
 pub mod dice;
+pub mod engine;
+pub mod log;
 pub mod parse;
 pub mod ruleset;
 pub mod scenario;

@@ -2,6 +2,7 @@
 
 mod check;
 mod dump;
+mod fight;
 mod report;
 mod roll;
 
@@ -19,7 +20,9 @@ Examples:
   affray roll rulesets/legend humanoid_hit_location --times 5
       Roll five hit locations.
   affray dump rulesets/legend > legend.json
-      Write the whole checked ruleset as JSON.";
+      Write the whole checked ruleset as JSON.
+  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 3
+      Fight a scenario and print the log; the same seed gives the same log.";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -58,6 +61,28 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         times: u32,
     },
+    /// Fight a scenario and print the log: initiative, every roll with its purpose, every
+    /// choice, damage and conditions, and the outcome.
+    #[command(
+        after_help = "Examples:\n  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 1\n  affray fight duel.toml --dice book-dice.txt\n  affray fight duel.toml --seed 7 --json > fight.jsonl"
+    )]
+    Fight {
+        /// The scenario file (in a ruleset's scenarios/ folder, or naming its ruleset).
+        scenario: PathBuf,
+        /// Seed of the dice (1 when neither --seed nor --dice is given).
+        #[arg(long, conflicts_with = "dice")]
+        seed: Option<u64>,
+        /// Read the dice from a file, in the order they are rolled: whole numbers
+        /// separated by spaces, commas or lines; # starts a comment.
+        #[arg(long, value_name = "FILE")]
+        dice: Option<PathBuf>,
+        /// Print the typed events as JSON lines instead of the readable log.
+        #[arg(long)]
+        json: bool,
+        /// Fight under another ruleset directory (a house-ruled copy) than the scenario's own.
+        #[arg(long, value_name = "DIR")]
+        ruleset: Option<PathBuf>,
+    },
     /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
     #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
     Dump {
@@ -78,6 +103,19 @@ pub fn run() -> ExitCode {
             times,
         } => roll::run(&ruleset, &table, seed, times),
         Command::Dump { ruleset } => dump::run(&ruleset),
+        Command::Fight {
+            scenario,
+            seed,
+            dice,
+            json,
+            ruleset,
+        } => fight::run(fight::FightArgs {
+            scenario: &scenario,
+            ruleset: ruleset.as_deref(),
+            seed,
+            dice: dice.as_deref(),
+            json,
+        }),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

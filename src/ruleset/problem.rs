@@ -92,6 +92,25 @@ pub enum RulesetProblem {
         kind: &'static str,
     },
 
+    /// `act = "combat::act"` where `act` takes two parameters instead of three.
+    #[error(
+        "the hook `{hook}` is called with {expected} arguments, but `{function}` takes {defined}"
+    )]
+    #[diagnostic(
+        code(affray::ruleset::hook_arity),
+        help("rulesets/README.md lists the arguments of each hook (the fight comes first)")
+    )]
+    HookArity {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("takes {defined}")]
+        span: SourceSpan,
+        hook: String,
+        function: String,
+        expected: usize,
+        defined: String,
+    },
+
     /// `script fumbles::drop_weapon(1d4)` where the function takes no extra argument.
     #[error("`{module}::{function}` takes {defined} parameters, but this call passes {passed}")]
     #[diagnostic(

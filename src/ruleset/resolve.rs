@@ -11,7 +11,7 @@ use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, We
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings};
 use crate::parse::{parse_dice, parse_tables};
-use crate::script::{Formula, Script, compile_formula, compile_script};
+use crate::script::{Formula, Hooks, Script, compile_formula, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
@@ -96,6 +96,13 @@ pub(super) fn resolve(
     for (table, file) in &tables {
         names.check_table(table, file, problems);
     }
+    check_hooks(
+        &settings,
+        settings_file,
+        &scripts,
+        &names.script_modules_failed,
+        problems,
+    );
     if let Some(locations) = &settings.hit_locations {
         check_hit_location_table(locations, &tables, settings_file, problems);
     }
@@ -153,6 +160,137 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
             );
             None
         }
+    }
+}
+
+/// Every hook of `[hooks]` is one the engine calls and names a script function with the
+/// number of parameters the engine passes; `tactics` names a script module.
+fn check_hooks(
+    settings: &Settings,
+    file: &SourceFile,
+    scripts: &[Script],
+    failed: &[&str],
+    problems: &mut Problems,
+) {
+    let known_hooks: Vec<String> = Hooks::KNOWN
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    let modules: Vec<String> = scripts.iter().map(|s| s.module.clone()).collect();
+    for (hook, target) in &settings.hooks {
+        let Some(&(_, arity)) = Hooks::KNOWN.iter().find(|(name, _)| name == hook) else {
+            let span = key_in(file, hook, target);
+            problems.push(
+                UnknownName::new(
+                    "affray::ruleset::unknown_hook",
+                    "hook",
+                    file,
+                    hook,
+                    span,
+                    "the engine calls",
+                    known_hooks.clone(),
+                )
+                .into(),
+            );
+            continue;
+        };
+        let span = string_content(target);
+        let Some((module, function)) = target.get_ref().split_once("::") else {
+            problems.push(
+                RulesetProblem::Toml {
+                    src: file.named(),
+                    span: Some(span.into()),
+                    file: file.name().to_string(),
+                    message: format!("the hook `{hook}` must name a script function as module::function"),
+                    label: "not module::function".into(),
+                    help: format!("for example {hook} = \"combat::{hook}\" for the function `{hook}` of scripts/combat.rhai"),
+                }
+                .into(),
+            );
+            continue;
+        };
+        if failed.contains(&module) {
+            continue;
+        }
+        let Some(script) = scripts.iter().find(|s| s.module == module) else {
+            let module_span = Span::new(span.start, span.start + module.len());
+            problems.push(
+                UnknownName::new(
+                    "affray::ruleset::unknown_script",
+                    "script",
+                    file,
+                    module,
+                    module_span,
+                    "in scripts/",
+                    modules.clone(),
+                )
+                .into(),
+            );
+            continue;
+        };
+        let arities = script.arities(function);
+        let function_span = Span::new(span.start + module.len() + 2, span.end);
+        if arities.is_empty() {
+            let known = script
+                .functions
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect();
+            problems.push(
+                UnknownName::new(
+                    "affray::ruleset::unknown_script_function",
+                    "script function",
+                    file,
+                    function,
+                    function_span,
+                    format!("of {}", script.file.name()),
+                    known,
+                )
+                .into(),
+            );
+        } else if !arities.contains(&arity) {
+            problems.push(
+                RulesetProblem::HookArity {
+                    src: file.named(),
+                    span: function_span.into(),
+                    hook: hook.clone(),
+                    function: target.get_ref().clone(),
+                    expected: arity,
+                    defined: arities
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                }
+                .into(),
+            );
+        }
+    }
+    if let Some(tactics) = &settings.tactics
+        && !modules.contains(tactics.get_ref())
+        && !failed.contains(&tactics.get_ref().as_str())
+    {
+        problems.push(
+            UnknownName::new(
+                "affray::ruleset::unknown_script",
+                "script",
+                file,
+                tactics.get_ref(),
+                string_content(tactics),
+                "in scripts/",
+                modules,
+            )
+            .into(),
+        );
+    }
+}
+
+/// The span of `key` in `key = value`, found just before the value.
+fn key_in(file: &SourceFile, key: &str, value: &TomlSpanned<String>) -> Span {
+    let before = &file.text()[..value.span().start];
+    match before.rfind(key) {
+        Some(start) => Span::new(start, start + key.len()),
+        None => string_content(value),
     }
 }
 

@@ -53,6 +53,44 @@ pub struct Settings {
     /// Named formulas, each one rhai expression: name → expression.
     #[serde(default)]
     pub formulas: IndexMap<String, Spanned<String>>,
+    /// How the engine runs a round.
+    #[serde(default)]
+    pub sequence: Sequence,
+    /// The script functions the engine calls at each step: hook → `module::function`.
+    #[serde(default)]
+    pub hooks: IndexMap<String, Spanned<String>>,
+    /// The script module whose functions answer decisions (`choose_<decision>`).
+    #[serde(default)]
+    pub tactics: Option<Spanned<String>>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sequence {
+    /// Turns cycle in initiative order while anyone has actions left (true), or the
+    /// round is one pass (false).
+    #[serde(default = "yes")]
+    pub cycle: bool,
+    /// A fight still undecided after so many rounds ends with no winner.
+    #[serde(default = "hundred")]
+    pub max_rounds: u32,
+}
+
+impl Default for Sequence {
+    fn default() -> Self {
+        Sequence {
+            cycle: true,
+            max_rounds: 100,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn hundred() -> u32 {
+    100
 }
 
 /// The domains a matrix axis may be bound to with `by <domain>`.

@@ -4,11 +4,14 @@
 // Errors are the cold path (loading a ruleset once); see parse/mod.rs.
 #![allow(clippy::result_large_err)]
 
+mod api;
+mod hooks;
 mod problem;
 mod sandbox;
 
 use std::sync::Arc;
 
+pub use hooks::{HookValue, Hooks, ScriptFailure, TacticsChooser, call_function};
 pub use problem::ScriptProblem;
 pub use sandbox::{Limits, new_engine};
 
@@ -52,9 +55,11 @@ pub fn compile_script(
     module: &str,
     file: &SourceFile,
 ) -> Result<Script, ScriptProblem> {
-    let ast = engine
+    let mut ast = engine
         .compile(file.text())
         .map_err(|error| ScriptProblem::syntax(file, *error.0, error.1))?;
+    // Errors raised inside this script's functions name it by its module.
+    ast.set_source(module);
     engine
         .run_ast_with_scope(&mut Scope::new(), &ast)
         .map_err(|error| {

@@ -8,5 +8,5 @@ mod validate;
 
 pub use model::*;
 pub use problem::TableProblem;
-pub use roll::{RerollStep, RollOnTable, TableRollError, roll_on_table};
+pub use roll::{RerollStep, RollOnTable, TableRollError, roll_on_table, row_for};
 pub use validate::validate_file;

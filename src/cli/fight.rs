@@ -1,0 +1,74 @@
+//! `affray fight <scenario>`
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use affray::dice::{DiceSource, read_given_dice};
+use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
+use affray::log::render_text;
+use affray::ruleset::{Problems, RulesetProblem};
+use affray::scenario;
+use affray::script::TacticsChooser;
+use affray::source::SourceFile;
+
+pub struct FightArgs<'a> {
+    pub scenario: &'a Path,
+    pub ruleset: Option<&'a Path>,
+    pub seed: Option<u64>,
+    pub dice: Option<&'a Path>,
+    pub json: bool,
+}
+
+pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
+    let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
+    let ruleset = Arc::new(ruleset);
+    let (dice, seed) = match (args.dice, args.seed) {
+        (Some(path), _) => (given_dice(path)?, None),
+        (None, Some(seed)) => (DiceSource::seeded(seed), Some(seed)),
+        (None, None) => (DiceSource::seeded(1), Some(1)),
+    };
+    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
+    let setup = FightSetup {
+        dice,
+        chooser: Box::new(chooser),
+        log: true,
+    };
+    let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup)
+        .map_err(|e| vec![miette::Report::new(e)])?;
+    let result = fight.run();
+    // The log up to the point of failure is printed either way: it shows where it stopped.
+    let events = fight.take_events();
+    let mut out = String::new();
+    if args.json {
+        for event in &events {
+            out.push_str(&serde_json::to_string(event).unwrap_or_default());
+            out.push('\n');
+        }
+    } else {
+        if let Some(seed) = seed {
+            out.push_str(&format!("seed {seed}\n"));
+        }
+        for event in &events {
+            render_text(event, &mut out);
+        }
+    }
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    result
+        .map(|_| ())
+        .map_err(|error| vec![miette::Report::new(error)])
+}
+
+fn given_dice(path: &Path) -> Result<DiceSource, Problems> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        vec![miette::Report::new(RulesetProblem::Read {
+            path: name.clone(),
+            message: error.to_string(),
+        })]
+    })?;
+    let file = SourceFile::new(name, text);
+    read_given_dice(&file)
+        .map(DiceSource::given)
+        .map_err(|problems| problems.into_iter().map(miette::Report::new).collect())
+}

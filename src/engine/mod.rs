@@ -1,0 +1,493 @@
+//! The combat engine: rounds, initiative order, action budgets, turns, condition timers
+//! and the end of the fight. It knows no game: each step asks the ruleset, through the
+//! hooks named in its ruleset.toml, and the hooks act on the fight through the primitives
+//! of [`FightHandle`], every one of which logs what it does.
+
+mod chooser;
+mod primitives;
+mod state;
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+pub use chooser::{Chooser, Decision, FirstOption, ScriptedChooser};
+pub use primitives::{Primitive, RowRolled, ScriptCall};
+pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponState};
+
+use crate::dice::{DiceSource, RollError};
+use crate::log::{CombatantLine, Event, OrderEntry};
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::script::{HookValue, Hooks, ScriptFailure};
+
+/// Why a fight stopped before its end.
+#[derive(Debug, Error, Diagnostic)]
+pub enum FightError {
+    /// A ruleset whose ruleset.toml has no `[hooks]` section can be checked and rolled on,
+    /// but not fought.
+    #[error("the ruleset {ruleset} cannot run a fight: ruleset.toml names no `{hook}` hook")]
+    #[diagnostic(
+        code(affray::fight::missing_hook),
+        help(
+            "add `{hook} = \"module::function\"` under [hooks] in ruleset.toml; rulesets/README.md lists the hooks"
+        )
+    )]
+    MissingHook { ruleset: String, hook: &'static str },
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Dice(#[from] RollError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Script(Box<ScriptFailure>),
+
+    /// A scenario's `[[choices]]` entry that is not a legal option when it comes up.
+    #[error("the scripted choice `{chosen}` for {who}'s {decision} is not one of: {options}")]
+    #[diagnostic(
+        code(affray::fight::illegal_choice),
+        help("scripted choices are used in order; check the order of [[choices]] in the scenario")
+    )]
+    IllegalChoice {
+        who: String,
+        decision: String,
+        chosen: String,
+        options: String,
+    },
+}
+
+/// The result of a fight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub rounds: u32,
+    pub winner: Option<String>,
+    pub standing: Vec<String>,
+}
+
+/// The mutable state of a fight.
+pub struct Core {
+    pub combatants: Vec<Combatant>,
+    pub round: u32,
+    dice: DiceSource,
+    events: Option<Vec<Event>>,
+    /// An error that must stop the fight, raised inside a primitive called by a script.
+    fatal: Option<FightError>,
+    dice_cache: std::collections::HashMap<String, crate::dice::DiceExpr>,
+}
+
+struct Shared {
+    ruleset: Arc<Ruleset>,
+    hooks: Hooks,
+    core: Mutex<Core>,
+    chooser: Mutex<Box<dyn Chooser>>,
+    title: String,
+    modifiers: Vec<String>,
+    options: Vec<String>,
+    distance: Option<u32>,
+}
+
+/// The fight as scripts and choosers see it: cheap to clone, shared.
+#[derive(Clone)]
+pub struct FightHandle(Arc<Shared>);
+
+impl std::fmt::Debug for FightHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Fight")
+    }
+}
+
+/// Options of a run.
+pub struct FightSetup {
+    pub dice: DiceSource,
+    pub chooser: Box<dyn Chooser>,
+    /// Keep the event log (off for fast simulation).
+    pub log: bool,
+}
+
+impl FightHandle {
+    pub fn new(
+        ruleset: Arc<Ruleset>,
+        scenario: &Scenario,
+        setup: FightSetup,
+    ) -> Result<Self, FightError> {
+        let hooks = Hooks::from_ruleset(&ruleset);
+        for hook in Hooks::REQUIRED {
+            if !hooks.has(hook) {
+                return Err(FightError::MissingHook {
+                    ruleset: ruleset.dir.clone(),
+                    hook,
+                });
+            }
+        }
+        let mut locations = ruleset.hit_location_names();
+        if locations.is_empty() {
+            locations.push("total".into());
+        }
+        let weapon_hp = |id: &str| {
+            let equipment = &ruleset.equipment;
+            equipment
+                .weapons
+                .get(id)
+                .or_else(|| equipment.shields.get(id))
+                .map_or(0, |w| i64::from(w.hp))
+        };
+        let combatants = scenario
+            .combatants
+            .iter()
+            .map(|spec| Combatant::new(spec.clone(), &locations, weapon_hp))
+            .collect();
+        let core = Core {
+            combatants,
+            round: 0,
+            dice: setup.dice,
+            events: setup.log.then(Vec::new),
+            fatal: None,
+            dice_cache: std::collections::HashMap::new(),
+        };
+        Ok(FightHandle(Arc::new(Shared {
+            ruleset,
+            hooks,
+            core: Mutex::new(core),
+            chooser: Mutex::new(setup.chooser),
+            title: scenario.title.clone(),
+            modifiers: scenario.modifiers.clone(),
+            options: scenario.options.clone(),
+            distance: scenario.distance,
+        })))
+    }
+
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.0.ruleset
+    }
+
+    /// The fight's state. Never held across a call into a script or a chooser.
+    pub fn core(&self) -> MutexGuard<'_, Core> {
+        // A poisoned lock means a panic elsewhere; the state is still readable.
+        self.0
+            .core
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The events so far, taken out of the fight.
+    pub fn take_events(&self) -> Vec<Event> {
+        self.core()
+            .events
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn emit(&self, event: Event) {
+        if let Some(events) = self.core().events.as_mut() {
+            events.push(event);
+        }
+    }
+
+    /// Record an error that must stop the fight; the script that called the primitive is
+    /// unwound with a short message and the engine reports this error instead.
+    pub(crate) fn stop(&self, error: FightError) -> String {
+        let message = error.to_string();
+        let mut core = self.core();
+        if core.fatal.is_none() {
+            core.fatal = Some(error);
+        }
+        message
+    }
+
+    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue, FightError> {
+        let result = self.0.hooks.call(&self.0.ruleset, hook, self, args);
+        if let Some(fatal) = self.core().fatal.take() {
+            return Err(fatal);
+        }
+        result.map_err(|failure| FightError::Script(Box::new(failure)))
+    }
+
+    fn has_hook(&self, hook: &str) -> bool {
+        self.0.hooks.has(hook)
+    }
+
+    /// Run the fight to its end (one side left standing) or to the ruleset's round limit.
+    pub fn run(&self) -> Result<Outcome, FightError> {
+        let ruleset = &self.0.ruleset;
+        let combatants: Vec<CombatantLine> = self
+            .core()
+            .combatants
+            .iter()
+            .map(|c| CombatantLine {
+                name: c.spec.name.clone(),
+                side: c.spec.side.clone(),
+            })
+            .collect();
+        self.emit(Event::FightStarted {
+            title: self.0.title.clone(),
+            ruleset: ruleset.settings.title.clone(),
+            combatants,
+        });
+        let count = self.core().combatants.len();
+        if self.has_hook("setup") {
+            for who in 0..count {
+                self.hook("setup", &[HookArgument::Who(who)])?;
+            }
+        }
+        let max_rounds = ruleset.settings.sequence.max_rounds;
+        for round in 1..=max_rounds {
+            self.core().round = round;
+            self.emit(Event::RoundStarted { round });
+            let order = self.initiative_order()?;
+            loop {
+                let mut acted = false;
+                for &who in &order {
+                    if self.is_out(who) || self.core().combatants[who].actions_left <= 0 {
+                        continue;
+                    }
+                    self.take_turn(who)?;
+                    acted = true;
+                    if let Some(outcome) = self.finished(round)? {
+                        return Ok(outcome);
+                    }
+                }
+                if !acted || !ruleset.settings.sequence.cycle {
+                    break;
+                }
+            }
+            if self.has_hook("round_end") {
+                self.hook("round_end", &[])?;
+            }
+            self.tick_rounds();
+            self.emit(Event::RoundEnded { round });
+            if let Some(outcome) = self.finished(round)? {
+                return Ok(outcome);
+            }
+        }
+        Ok(self.end(max_rounds))
+    }
+
+    /// Initiative and actions for everyone still in the fight; the order, best first.
+    fn initiative_order(&self) -> Result<Vec<usize>, FightError> {
+        let count = self.core().combatants.len();
+        let mut keys: Vec<(i64, i64, usize)> = Vec::new();
+        for who in 0..count {
+            if self.is_out(who) {
+                continue;
+            }
+            let initiative = self.hook("initiative", &[HookArgument::Who(who)])?.as_int();
+            let budget = self.hook("actions", &[HookArgument::Who(who)])?.as_int();
+            let tie = if self.has_hook("tie_break") {
+                self.hook("tie_break", &[HookArgument::Who(who)])?.as_int()
+            } else {
+                0
+            };
+            let (name, lost) = {
+                let mut core = self.core();
+                let combatant = &mut core.combatants[who];
+                combatant.initiative = initiative;
+                let lost = combatant.actions_to_lose.min(budget.max(0));
+                combatant.actions_to_lose -= lost;
+                combatant.actions_left = budget - lost;
+                (combatant.spec.name.clone(), lost)
+            };
+            self.emit(Event::Initiative {
+                who: name.clone(),
+                value: initiative,
+            });
+            if lost > 0 {
+                self.emit(Event::ActionsLost {
+                    who: name,
+                    count: lost,
+                });
+            }
+            keys.push((initiative, tie, who));
+        }
+        // Highest initiative first, then the ruleset's tie-break, then scenario order.
+        keys.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let order: Vec<usize> = keys.iter().map(|k| k.2).collect();
+        let listed = {
+            let core = self.core();
+            order
+                .iter()
+                .map(|&who| OrderEntry {
+                    who: core.combatants[who].spec.name.clone(),
+                    initiative: core.combatants[who].initiative,
+                    actions: core.combatants[who].actions_left,
+                })
+                .collect()
+        };
+        self.emit(Event::TurnOrder { order: listed });
+        Ok(order)
+    }
+
+    fn take_turn(&self, who: usize) -> Result<(), FightError> {
+        let (name, actions_left) = {
+            let core = self.core();
+            (
+                core.combatants[who].spec.name.clone(),
+                core.combatants[who].actions_left,
+            )
+        };
+        self.emit(Event::Turn {
+            who: name,
+            actions_left,
+        });
+        let options = self
+            .hook("choices", &[HookArgument::Who(who)])?
+            .as_strings();
+        // Spending the action first: what the action does may depend on what is left.
+        self.core().combatants[who].actions_left -= 1;
+        if !options.is_empty() {
+            let action = self.choose(who, "action", options)?;
+            self.hook("act", &[HookArgument::Who(who), HookArgument::Text(action)])?;
+        }
+        self.tick_actions(who);
+        Ok(())
+    }
+
+    /// Ask the chooser; log the choice.
+    pub fn choose(
+        &self,
+        who: usize,
+        decision: &str,
+        options: Vec<String>,
+    ) -> Result<String, FightError> {
+        let who_name = self.core().combatants[who].spec.name.clone();
+        let decision = Decision {
+            who,
+            who_name: who_name.clone(),
+            name: decision.to_string(),
+            options,
+        };
+        let (chosen, by) = if decision.options.len() == 1 {
+            (decision.options[0].clone(), "only option")
+        } else {
+            let mut chooser = self.0.chooser.lock().unwrap_or_else(|p| p.into_inner());
+            chooser.choose(self, &decision)?
+        };
+        self.emit(Event::Choice {
+            who: who_name,
+            decision: decision.name,
+            options: decision.options,
+            chosen: chosen.clone(),
+            by: by.to_string(),
+        });
+        Ok(chosen)
+    }
+
+    /// Count one of `who`'s actions off every condition timed in actions.
+    fn tick_actions(&self, who: usize) {
+        self.tick(
+            |c| c == who,
+            |remaining| match remaining {
+                Remaining::Actions(n) => Remaining::Actions(n - 1),
+                other => other,
+            },
+        );
+    }
+
+    fn tick_rounds(&self) {
+        self.tick(
+            |_| true,
+            |remaining| match remaining {
+                Remaining::Rounds(n) => Remaining::Rounds(n - 1),
+                other => other,
+            },
+        );
+    }
+
+    fn tick(&self, whom: impl Fn(usize) -> bool, step: impl Fn(Remaining) -> Remaining) {
+        let mut ended = Vec::new();
+        {
+            let mut core = self.core();
+            for (index, combatant) in core.combatants.iter_mut().enumerate() {
+                if !whom(index) {
+                    continue;
+                }
+                for condition in &mut combatant.conditions {
+                    condition.remaining = condition.remaining.map(&step);
+                }
+                combatant.conditions.retain(|condition| {
+                    let over = matches!(condition.remaining, Some(Remaining::Actions(n) | Remaining::Rounds(n)) if n <= 0);
+                    if over {
+                        ended.push((combatant.spec.name.clone(), condition.name.clone()));
+                    }
+                    !over
+                });
+            }
+        }
+        for (who, condition) in ended {
+            self.emit(Event::ConditionEnded { who, condition });
+        }
+    }
+
+    /// Ask the ruleset who is out; the outcome once at most one side stands.
+    fn finished(&self, round: u32) -> Result<Option<Outcome>, FightError> {
+        let count = self.core().combatants.len();
+        for who in 0..count {
+            if self.is_out(who) {
+                continue;
+            }
+            if self
+                .hook("out_of_fight", &[HookArgument::Who(who)])?
+                .as_bool()
+            {
+                let name = {
+                    let mut core = self.core();
+                    core.combatants[who].out = true;
+                    core.combatants[who].spec.name.clone()
+                };
+                self.emit(Event::OutOfFight { who: name });
+            }
+        }
+        let mut sides: Vec<String> = {
+            let core = self.core();
+            core.combatants
+                .iter()
+                .filter(|c| !c.out)
+                .map(|c| c.spec.side.clone())
+                .collect()
+        };
+        sides.sort();
+        sides.dedup();
+        Ok((sides.len() <= 1).then(|| self.end(round)))
+    }
+
+    fn end(&self, rounds: u32) -> Outcome {
+        let (standing, sides) = {
+            let core = self.core();
+            let standing: Vec<String> = core
+                .combatants
+                .iter()
+                .filter(|c| !c.out)
+                .map(|c| c.spec.name.clone())
+                .collect();
+            let mut sides: Vec<String> = core
+                .combatants
+                .iter()
+                .filter(|c| !c.out)
+                .map(|c| c.spec.side.clone())
+                .collect();
+            sides.sort();
+            sides.dedup();
+            (standing, sides)
+        };
+        let winner = (sides.len() == 1).then(|| sides[0].clone());
+        self.emit(Event::FightEnded {
+            rounds,
+            winner: winner.clone(),
+            standing: standing.clone(),
+        });
+        Outcome {
+            rounds,
+            winner,
+            standing,
+        }
+    }
+}
+
+/// An argument the engine passes to a hook after the fight itself.
+#[derive(Clone, Debug)]
+pub enum HookArgument {
+    Who(usize),
+    Text(String),
+}

@@ -1,0 +1,720 @@
+//! What a ruleset's scripts may read and do in a fight. Each primitive checks its
+//! arguments and logs what it changes; errors are messages for the script's author
+//! (the script module turns them into rhai errors with the script's position).
+
+use crate::dice::DiceExpr;
+use crate::log::Event;
+use crate::parse::parse_dice;
+use crate::ruleset::Weapon;
+use crate::scenario::Statistic;
+use crate::source::SourceFile;
+use crate::tables::{Action, Cell, DurationUnit, Key, Table, TableKind, Value, roll_on_table};
+
+use super::state::{ActiveCondition, Remaining};
+use super::{FightError, FightHandle};
+
+/// A primitive's failure: a message for the script's author.
+pub type Primitive<T> = Result<T, String>;
+
+/// A row rolled on a table, as scripts see it.
+#[derive(Clone, Debug)]
+pub struct RowRolled {
+    pub result: i64,
+    pub row: String,
+    pub label: String,
+}
+
+/// A script function to call because a table row says so, and its arguments.
+#[derive(Clone, Debug)]
+pub struct ScriptCall {
+    pub module: String,
+    pub function: String,
+    pub args: Vec<Value>,
+}
+
+impl FightHandle {
+    pub fn who(&self, who: i64) -> Primitive<usize> {
+        let count = self.core().combatants.len();
+        usize::try_from(who)
+            .ok()
+            .filter(|&w| w < count)
+            .ok_or_else(|| format!("no combatant {who} (there are {count}, numbered from 0)"))
+    }
+
+    pub fn round(&self) -> i64 {
+        i64::from(self.core().round)
+    }
+
+    pub fn name(&self, who: usize) -> String {
+        self.core().combatants[who].spec.name.clone()
+    }
+
+    pub fn side(&self, who: usize) -> String {
+        self.core().combatants[who].spec.side.clone()
+    }
+
+    pub fn combatant_count(&self) -> usize {
+        self.core().combatants.len()
+    }
+
+    pub fn is_out(&self, who: usize) -> bool {
+        self.core().combatants[who].out
+    }
+
+    /// Everyone still in the fight on another side than `who`, in scenario order.
+    pub fn opponents(&self, who: usize) -> Vec<usize> {
+        let core = self.core();
+        let side = &core.combatants[who].spec.side;
+        (0..core.combatants.len())
+            .filter(|&i| !core.combatants[i].out && core.combatants[i].spec.side != *side)
+            .collect()
+    }
+
+    /// Everyone still in the fight on `who`'s side, `who` excluded.
+    pub fn allies(&self, who: usize) -> Vec<usize> {
+        let core = self.core();
+        let side = &core.combatants[who].spec.side;
+        (0..core.combatants.len())
+            .filter(|&i| {
+                i != who && !core.combatants[i].out && core.combatants[i].spec.side == *side
+            })
+            .collect()
+    }
+
+    pub fn characteristic(&self, who: usize, name: &str) -> Primitive<i64> {
+        let core = self.core();
+        let combatant = &core.combatants[who];
+        combatant
+            .spec
+            .characteristics
+            .get(name)
+            .copied()
+            .ok_or_else(|| {
+                format!(
+                    "{} has no characteristic `{name}` in the scenario",
+                    combatant.spec.name
+                )
+            })
+    }
+
+    pub fn skill(&self, who: usize, name: &str) -> i64 {
+        self.core().combatants[who].skill(name)
+    }
+
+    pub fn has_skill(&self, who: usize, name: &str) -> bool {
+        self.core().combatants[who].spec.skills.contains_key(name)
+    }
+
+    /// The skills of `who`, by name, in scenario order.
+    pub fn skill_names(&self, who: usize) -> Vec<String> {
+        self.core().combatants[who]
+            .spec
+            .skills
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// A number statistic; 0 when the scenario does not give it.
+    pub fn statistic(&self, who: usize, name: &str) -> Primitive<i64> {
+        match self.core().combatants[who].statistic(name) {
+            Some(Statistic::Number(n)) => Ok(*n),
+            Some(Statistic::Dice(dice)) => dice.as_constant().ok_or_else(|| {
+                format!(
+                    "the statistic `{name}` is dice ({dice}): roll it with fight.roll_statistic"
+                )
+            }),
+            Some(Statistic::Text(text)) => text
+                .parse()
+                .map_err(|_| format!("the statistic `{name}` is the text {text:?}")),
+            None => Ok(0),
+        }
+    }
+
+    pub fn has_statistic(&self, who: usize, name: &str) -> bool {
+        self.core().combatants[who].statistic(name).is_some()
+    }
+
+    /// The dice of a dice statistic (`damage_modifier`), as written in the book; `0` when
+    /// absent.
+    pub fn statistic_dice(&self, who: usize, name: &str) -> String {
+        match self.core().combatants[who].statistic(name) {
+            Some(Statistic::Dice(dice)) => dice.to_string(),
+            Some(Statistic::Number(n)) => n.to_string(),
+            Some(Statistic::Text(text)) => text.clone(),
+            None => "0".into(),
+        }
+    }
+
+    pub fn has_option(&self, who: usize, option: &str) -> bool {
+        self.core().combatants[who]
+            .spec
+            .options
+            .iter()
+            .any(|o| o == option)
+    }
+
+    /// Whether a situational modifier is in force: for the whole fight (`who` none), or
+    /// for `who` (its own or the fight's).
+    pub fn has_modifier(&self, who: Option<usize>, name: &str) -> bool {
+        let everyone = self.0.modifiers.iter().any(|m| m == name);
+        everyone
+            || who.is_some_and(|who| {
+                self.core().combatants[who]
+                    .spec
+                    .modifiers
+                    .iter()
+                    .any(|m| m == name)
+            })
+    }
+
+    /// Whether the scenario switched on an optional rule of the ruleset.
+    pub fn has_fight_option(&self, name: &str) -> bool {
+        self.0.options.iter().any(|o| o == name)
+    }
+
+    /// The scenario's starting distance, 0 when it gives none.
+    pub fn distance(&self) -> i64 {
+        i64::from(self.0.distance.unwrap_or(0))
+    }
+
+    /// The weapons and shields `who` still holds, by id.
+    pub fn weapons(&self, who: usize) -> Vec<String> {
+        self.core().combatants[who]
+            .weapons
+            .iter()
+            .filter(|w| !w.dropped)
+            .map(|w| w.id.clone())
+            .collect()
+    }
+
+    /// A weapon or shield of equipment.toml.
+    pub fn weapon(&self, id: &str) -> Primitive<&Weapon> {
+        let equipment = &self.ruleset().equipment;
+        equipment
+            .weapons
+            .get(id)
+            .or_else(|| equipment.shields.get(id))
+            .ok_or_else(|| format!("no weapon or shield `{id}` in equipment.toml"))
+    }
+
+    pub fn is_shield(&self, id: &str) -> bool {
+        self.ruleset().equipment.shields.contains_key(id)
+    }
+
+    pub fn drop_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+        let name = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let weapon = combatant
+                .weapons
+                .iter_mut()
+                .find(|w| w.id == id && !w.dropped)
+                .ok_or_else(|| format!("{} holds no `{id}`", combatant.spec.name))?;
+            weapon.dropped = true;
+            combatant.spec.name.clone()
+        };
+        self.note(format!("{name} drops the {}", self.weapon(id)?.name));
+        Ok(())
+    }
+
+    pub fn locations(&self, who: usize) -> Vec<String> {
+        self.core().combatants[who]
+            .locations
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    fn location_value(
+        &self,
+        who: usize,
+        location: &str,
+        field: fn(&super::Location) -> i64,
+    ) -> Primitive<i64> {
+        let core = self.core();
+        let combatant = &core.combatants[who];
+        combatant
+            .locations
+            .get(location)
+            .map(field)
+            .ok_or_else(|| format!("{} has no location `{location}`", combatant.spec.name))
+    }
+
+    pub fn hit_points(&self, who: usize, location: &str) -> Primitive<i64> {
+        self.location_value(who, location, |l| l.hit_points)
+    }
+
+    pub fn max_hit_points(&self, who: usize, location: &str) -> Primitive<i64> {
+        self.location_value(who, location, |l| l.max_hit_points)
+    }
+
+    pub fn armour(&self, who: usize, location: &str) -> Primitive<i64> {
+        self.location_value(who, location, |l| l.armour)
+    }
+
+    /// Set a location's hit points, and its starting hit points with them (a setup hook
+    /// deriving them from characteristics).
+    pub fn set_max_hit_points(&self, who: usize, location: &str, value: i64) -> Primitive<()> {
+        let mut core = self.core();
+        let combatant = &mut core.combatants[who];
+        let name = combatant.spec.name.clone();
+        let place = combatant
+            .locations
+            .get_mut(location)
+            .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+        place.max_hit_points = value;
+        place.hit_points = value;
+        Ok(())
+    }
+
+    /// Remove `amount` hit points from a location; the hit points left.
+    pub fn damage(&self, who: usize, location: &str, amount: i64) -> Primitive<i64> {
+        let (name, left) = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let name = combatant.spec.name.clone();
+            let place = combatant
+                .locations
+                .get_mut(location)
+                .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+            place.hit_points -= amount;
+            (name, place.hit_points)
+        };
+        self.emit(Event::Damage {
+            who: name,
+            location: location.to_string(),
+            amount,
+            hit_points: left,
+        });
+        Ok(left)
+    }
+
+    pub fn actions_left(&self, who: usize) -> i64 {
+        self.core().combatants[who].actions_left
+    }
+
+    /// Spend one of `who`'s actions on `reason` (a reaction); false when none is left.
+    pub fn spend_action(&self, who: usize, reason: &str) -> bool {
+        let spent = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            (combatant.actions_left > 0).then(|| {
+                combatant.actions_left -= 1;
+                (combatant.spec.name.clone(), combatant.actions_left)
+            })
+        };
+        match spent {
+            Some((name, left)) => {
+                self.emit(Event::ActionSpent {
+                    who: name,
+                    reason: reason.to_string(),
+                    actions_left: left,
+                });
+                self.tick_actions(who);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Lose `count` actions: those left this round first, the rest from the next round.
+    pub fn lose_actions(&self, who: usize, count: i64) {
+        let name = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let now = count.min(combatant.actions_left).max(0);
+            combatant.actions_left -= now;
+            combatant.actions_to_lose += count - now;
+            combatant.spec.name.clone()
+        };
+        self.emit(Event::ActionsLost { who: name, count });
+    }
+
+    pub fn has_condition(&self, who: usize, condition: &str) -> bool {
+        self.core().combatants[who].has_condition(condition)
+    }
+
+    /// Set a condition declared in ruleset.toml, for so many actions or rounds, or until
+    /// cleared (`length` 0). Setting it again replaces its duration.
+    pub fn set_condition(
+        &self,
+        who: usize,
+        condition: &str,
+        length: i64,
+        unit: DurationUnit,
+    ) -> Primitive<()> {
+        if !self.ruleset().settings.conditions.contains_key(condition) {
+            return Err(format!(
+                "`{condition}` is not a condition of ruleset.toml ([conditions])"
+            ));
+        }
+        let remaining = match (length, unit) {
+            (n, _) if n <= 0 => None,
+            (n, DurationUnit::Actions) => Some(Remaining::Actions(n)),
+            (n, DurationUnit::Rounds) => Some(Remaining::Rounds(n)),
+        };
+        let name = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            combatant.conditions.retain(|c| c.name != condition);
+            combatant.conditions.push(ActiveCondition {
+                name: condition.to_string(),
+                remaining,
+            });
+            combatant.spec.name.clone()
+        };
+        let lasts = remaining.map(|r| match r {
+            Remaining::Actions(n) => format!("{n} action{}", if n == 1 { "" } else { "s" }),
+            Remaining::Rounds(n) => format!("{n} round{}", if n == 1 { "" } else { "s" }),
+        });
+        self.emit(Event::ConditionSet {
+            who: name,
+            condition: condition.to_string(),
+            lasts,
+        });
+        Ok(())
+    }
+
+    pub fn clear_condition(&self, who: usize, condition: &str) {
+        let name = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let before = combatant.conditions.len();
+            combatant.conditions.retain(|c| c.name != condition);
+            (combatant.conditions.len() < before).then(|| combatant.spec.name.clone())
+        };
+        if let Some(who) = name {
+            self.emit(Event::ConditionEnded {
+                who,
+                condition: condition.to_string(),
+            });
+        }
+    }
+
+    pub fn value(&self, who: usize, key: &str) -> i64 {
+        self.core().combatants[who]
+            .values
+            .get(key)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub fn set_value(&self, who: usize, key: &str, value: i64) {
+        self.core().combatants[who]
+            .values
+            .insert(key.to_string(), value);
+    }
+
+    /// Roll dice (written as in the books) for `purpose`; logged.
+    pub fn roll(&self, who: Option<usize>, dice: &str, purpose: &str) -> Primitive<i64> {
+        // Parsed once per distinct text, then taken from the cache.
+        let cached = self.core().dice_cache.get(dice).cloned();
+        let expr = match cached {
+            Some(expr) => expr,
+            None => {
+                let expr = parse_dice_text(dice)?;
+                self.core()
+                    .dice_cache
+                    .insert(dice.to_string(), expr.clone());
+                expr
+            }
+        };
+        self.roll_expr(who, &expr, purpose)
+    }
+
+    pub fn roll_expr(&self, who: Option<usize>, expr: &DiceExpr, purpose: &str) -> Primitive<i64> {
+        // A constant (`lose 1 action`) rolls nothing and logs nothing.
+        if let Some(constant) = expr.as_constant() {
+            return Ok(constant);
+        }
+        let rolled = {
+            let mut core = self.core();
+            let who_name = who.map(|w| core.combatants[w].spec.name.clone());
+            let full = match &who_name {
+                Some(name) => format!("{purpose} for {name}"),
+                None => purpose.to_string(),
+            };
+            expr.roll(&mut core.dice, &full).map(|r| (r, who_name))
+        };
+        match rolled {
+            Ok((rolled, who_name)) => {
+                self.emit(Event::Roll {
+                    who: who_name,
+                    purpose: purpose.to_string(),
+                    dice: expr.to_string(),
+                    faces: rolled.faces,
+                    total: rolled.total,
+                });
+                Ok(rolled.total)
+            }
+            Err(error) => Err(self.stop(FightError::Dice(error))),
+        }
+    }
+
+    pub fn table(&self, name: &str) -> Primitive<&Table> {
+        self.ruleset()
+            .table(name)
+            .ok_or_else(|| format!("no table `{name}` in this ruleset"))
+    }
+
+    /// Roll on a roll table for `who`; apply the built-in actions of the row (lose,
+    /// condition) to `who`; return the row and the script calls the row asks for, which
+    /// the caller (the script module) runs.
+    pub fn roll_table(
+        &self,
+        who: Option<usize>,
+        name: &str,
+    ) -> Primitive<(RowRolled, Vec<ScriptCall>)> {
+        let table = self.table(name)?;
+        let ruleset = self.ruleset();
+        let find = |other: &str| ruleset.table(other);
+        let rolled = {
+            let mut core = self.core();
+            roll_on_table(table, &find, &mut core.dice)
+        };
+        let rolled = match rolled {
+            Ok(rolled) => rolled,
+            Err(crate::tables::TableRollError::Dice(error)) => {
+                return Err(self.stop(FightError::Dice(error)));
+            }
+            Err(other) => return Err(other.to_string()),
+        };
+        let mut calls = Vec::new();
+        let first = self.apply_roll(who, &rolled, &mut calls)?;
+        Ok((first, calls))
+    }
+
+    /// Log a rolled row (and its rerolls), apply its built-in actions, collect its calls.
+    fn apply_roll(
+        &self,
+        who: Option<usize>,
+        rolled: &crate::tables::RollOnTable,
+        calls: &mut Vec<ScriptCall>,
+    ) -> Primitive<RowRolled> {
+        let table = self.table(&rolled.table)?;
+        let TableKind::Roll(roll_table) = &table.kind else {
+            return Err(format!("`{}` is not a roll table", rolled.table));
+        };
+        let row = &roll_table.rows[rolled.row];
+        let who_name = who.map(|w| self.name(w));
+        self.emit(Event::TableRow {
+            who: who_name,
+            table: rolled.table.clone(),
+            result: rolled.result,
+            row: row.name.value.clone(),
+            label: row.display_label().to_string(),
+        });
+        for action in &row.actions {
+            match &action.value {
+                Action::Script {
+                    module,
+                    function,
+                    args,
+                } => calls.push(ScriptCall {
+                    module: module.value.clone(),
+                    function: function.value.clone(),
+                    args: args.iter().map(|a| a.value.clone()).collect(),
+                }),
+                Action::LoseActions { count } => {
+                    if let Some(who) = who {
+                        let count = self.roll_expr(Some(who), count, "actions lost")?;
+                        self.lose_actions(who, count);
+                    }
+                }
+                Action::Condition {
+                    condition,
+                    duration,
+                } => {
+                    if let Some(who) = who {
+                        let (length, unit) = match duration {
+                            Some(d) => (
+                                self.roll_expr(
+                                    Some(who),
+                                    &d.length,
+                                    &format!("duration of {}", condition.value),
+                                )?,
+                                d.unit,
+                            ),
+                            None => (0, DurationUnit::Actions),
+                        };
+                        self.set_condition(who, &condition.value, length, unit)?;
+                    }
+                }
+                Action::Reroll { .. } | Action::RollTable { .. } => {}
+            }
+        }
+        for step in &rolled.rerolls {
+            match step {
+                crate::tables::RerollStep::Ignored { result } => {
+                    self.note(format!("{} rerolled: {result}, ignored", rolled.table));
+                }
+                crate::tables::RerollStep::Kept { roll } => {
+                    self.apply_roll(who, roll, calls)?;
+                }
+            }
+        }
+        for other in &rolled.rolled_tables {
+            self.apply_roll(who, other, calls)?;
+        }
+        Ok(RowRolled {
+            result: rolled.result,
+            row: row.name.value.clone(),
+            label: row.display_label().to_string(),
+        })
+    }
+
+    /// The row of a roll table that covers `result` (a die already rolled).
+    pub fn table_row(&self, name: &str, result: i64) -> Primitive<RowRolled> {
+        let table = self.table(name)?;
+        let TableKind::Roll(roll_table) = &table.kind else {
+            return Err(format!(
+                "`{name}` is a {} table, not a roll table",
+                table.kind.keyword()
+            ));
+        };
+        let row = &roll_table.rows[crate::tables::row_for(roll_table, result)];
+        Ok(RowRolled {
+            result,
+            row: row.name.value.clone(),
+            label: row.display_label().to_string(),
+        })
+    }
+
+    /// The cell of a matrix at `row` and `column` keys.
+    pub fn matrix_cell(&self, name: &str, row: &str, column: &str) -> Primitive<&Cell> {
+        let table = self.table(name)?;
+        let TableKind::Matrix(matrix) = &table.kind else {
+            return Err(format!(
+                "`{name}` is a {} table, not a matrix",
+                table.kind.keyword()
+            ));
+        };
+        let column = matrix
+            .columns
+            .iter()
+            .position(|k| key_matches(&k.value, column))
+            .ok_or_else(|| format!("`{name}` has no column `{column}`"))?;
+        let row = matrix
+            .rows
+            .iter()
+            .find(|r| key_matches(&r.key.value, row))
+            .ok_or_else(|| format!("`{name}` has no row `{row}`"))?;
+        row.cells
+            .get(column)
+            .map(|c| &c.value)
+            .ok_or_else(|| format!("`{name}` has a short row"))
+    }
+
+    /// The value of a look-up table for `key` in `column`; `None` for a `-` cell.
+    pub fn lookup(&self, name: &str, key: &str, column: &str) -> Primitive<Option<&Value>> {
+        let table = self.table(name)?;
+        let TableKind::Lookup(lookup) = &table.kind else {
+            return Err(format!(
+                "`{name}` is a {} table, not a look-up",
+                table.kind.keyword()
+            ));
+        };
+        let index = lookup
+            .columns
+            .iter()
+            .position(|c| c.value == column)
+            .ok_or_else(|| format!("`{name}` has no column `{column}`"))?;
+        let row = lookup
+            .rows
+            .iter()
+            .find(|r| key_matches(&r.key.value, key))
+            .ok_or_else(|| format!("`{name}` has no row for `{key}`"))?;
+        Ok(row.cells.get(index).and_then(|c| c.value.as_ref()))
+    }
+
+    pub fn note(&self, text: String) {
+        self.emit(Event::Note { text });
+    }
+
+    pub fn log_test(&self, who: usize, test: &str, target: i64, roll: i64, result: &str) {
+        let name = self.name(who);
+        self.emit(Event::Test {
+            who: name,
+            test: test.to_string(),
+            target,
+            roll,
+            result: result.to_string(),
+        });
+    }
+}
+
+/// A key given by a script (a name, or a number as text) against a table key.
+fn key_matches(key: &Key, wanted: &str) -> bool {
+    match key {
+        Key::Name(name) => name == wanted,
+        Key::Range(range) => wanted.parse::<i64>().is_ok_and(|n| range.contains(n)),
+    }
+}
+
+/// Dice written in a script.
+fn parse_dice_text(dice: &str) -> Primitive<DiceExpr> {
+    let file = SourceFile::new("dice", dice.to_string());
+    parse_dice(&file, dice, 0)
+        .map(|spanned| spanned.value)
+        .map_err(|error| format!("`{dice}` is not a dice expression: {error}"))
+}
+
+impl FightHandle {
+    /// The effects of an effect list that a winner may choose: on the `role` side
+    /// (`offensive` or `defensive`), whose required result matches (`level` is the
+    /// chooser's, `opponent_level` the loser's), and whose weapon restriction the
+    /// weapon `weapon` (an equipment id, or "" for none) meets.
+    pub fn effects(
+        &self,
+        table: &str,
+        role: &str,
+        level: &str,
+        opponent_level: &str,
+        weapon: &str,
+    ) -> Primitive<Vec<String>> {
+        let list = self.effect_list(table)?;
+        let traits: Vec<String> = if weapon.is_empty() {
+            Vec::new()
+        } else {
+            self.weapon(weapon)?.traits.clone()
+        };
+        Ok(list
+            .effects
+            .iter()
+            .filter(|e| match role {
+                "offensive" => e.offensive,
+                "defensive" => e.defensive,
+                _ => false,
+            })
+            .filter(|e| {
+                e.requires.as_ref().is_none_or(|r| {
+                    let wanted = if r.opponent { opponent_level } else { level };
+                    r.level.value == wanted
+                })
+            })
+            .filter(|e| e.weapons.is_empty() || e.weapons.iter().any(|w| traits.contains(&w.value)))
+            .map(|e| e.name.value.clone())
+            .collect())
+    }
+
+    pub fn effect_stackable(&self, table: &str, effect: &str) -> Primitive<bool> {
+        self.effect_list(table)?
+            .effects
+            .iter()
+            .find(|e| e.name.value == effect)
+            .map(|e| e.stackable)
+            .ok_or_else(|| format!("`{table}` has no effect `{effect}`"))
+    }
+
+    fn effect_list(&self, table: &str) -> Primitive<&crate::tables::EffectList> {
+        let found = self.table(table)?;
+        match &found.kind {
+            TableKind::Effects(list) => Ok(list),
+            other => Err(format!(
+                "`{table}` is a {} table, not an effect list",
+                other.keyword()
+            )),
+        }
+    }
+}

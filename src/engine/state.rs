@@ -1,0 +1,110 @@
+//! The state of a fight: combatants as they change, round by round.
+
+use indexmap::IndexMap;
+
+use crate::scenario::{CombatantSpec, Skill, Statistic};
+
+/// A combatant in the fight: the scenario's figures, and what has happened to them.
+#[derive(Clone, Debug)]
+pub struct Combatant {
+    pub spec: CombatantSpec,
+    /// Hit points per location (one location `total` where the ruleset has none).
+    pub locations: IndexMap<String, Location>,
+    pub weapons: Vec<WeaponState>,
+    pub conditions: Vec<ActiveCondition>,
+    pub initiative: i64,
+    pub actions_left: i64,
+    /// Actions lost in advance ("lose next 1D3 Combat Actions"), taken from the next
+    /// actions this combatant would have, this round or the next.
+    pub actions_to_lose: i64,
+    pub out: bool,
+    /// Numbers a ruleset keeps on a combatant between hooks (`fight.set_value`).
+    pub values: IndexMap<String, i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub hit_points: i64,
+    pub max_hit_points: i64,
+    pub armour: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeaponState {
+    pub id: String,
+    pub hit_points: i64,
+    pub dropped: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveCondition {
+    pub name: String,
+    /// What is left of its duration; `None` lasts until cleared.
+    pub remaining: Option<Remaining>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remaining {
+    /// The combatant's own actions (spent or lost).
+    Actions(i64),
+    /// Round ends.
+    Rounds(i64),
+}
+
+impl Combatant {
+    pub fn new(spec: CombatantSpec, locations: &[String], weapon_hp: impl Fn(&str) -> i64) -> Self {
+        let locations = locations
+            .iter()
+            .map(|name| {
+                let hit_points = spec.hit_points.get(name).copied().unwrap_or(0);
+                let location = Location {
+                    hit_points,
+                    max_hit_points: hit_points,
+                    armour: i64::from(spec.armour.get(name).copied().unwrap_or(0)),
+                };
+                (name.clone(), location)
+            })
+            .collect();
+        let weapons = spec
+            .weapons
+            .iter()
+            .map(|id| WeaponState {
+                id: id.clone(),
+                hit_points: weapon_hp(id),
+                dropped: false,
+            })
+            .collect();
+        Combatant {
+            spec,
+            locations,
+            weapons,
+            conditions: Vec::new(),
+            initiative: 0,
+            actions_left: 0,
+            actions_to_lose: 0,
+            out: false,
+            values: IndexMap::new(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    pub fn has_condition(&self, name: &str) -> bool {
+        self.conditions.iter().any(|c| c.name == name)
+    }
+
+    /// A skill as a number (a dice-code skill counts its dice's mean).
+    pub fn skill(&self, name: &str) -> i64 {
+        match self.spec.skills.get(name) {
+            Some(Skill::Number(n)) => *n,
+            Some(Skill::Dice(dice)) => dice.mean().round() as i64,
+            None => 0,
+        }
+    }
+
+    pub fn statistic(&self, name: &str) -> Option<&Statistic> {
+        self.spec.statistics.get(name)
+    }
+}

@@ -1,0 +1,170 @@
+//! The readable rendering of the log.
+
+use std::fmt::Write;
+
+use super::Event;
+
+/// One event as a line (or lines) of text, indented under its round and turn.
+pub fn render_text(event: &Event, out: &mut String) {
+    let _ = match event {
+        Event::FightStarted {
+            title,
+            ruleset,
+            combatants,
+        } => {
+            let _ = writeln!(out, "{title} ({ruleset})");
+            for line in combatants {
+                let _ = writeln!(out, "  {} ({})", line.name, line.side);
+            }
+            Ok(())
+        }
+        Event::RoundStarted { round } => writeln!(out, "\nRound {round}"),
+        Event::Initiative { who, value } => writeln!(out, "  initiative {who}: {value}"),
+        Event::TurnOrder { order } => {
+            let order: Vec<String> = order
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} ({}, {})",
+                        e.who,
+                        e.initiative,
+                        count(e.actions, "action")
+                    )
+                })
+                .collect();
+            writeln!(out, "  order: {}", order.join(", "))
+        }
+        Event::Turn { who, actions_left } => {
+            writeln!(
+                out,
+                "  {who} acts ({} left)",
+                count(*actions_left, "action")
+            )
+        }
+        Event::Roll {
+            who,
+            purpose,
+            dice,
+            faces,
+            total,
+        } => {
+            let who = who
+                .as_deref()
+                .map(|w| format!(" for {w}"))
+                .unwrap_or_default();
+            if faces.len() == 1 && dice.starts_with("1D") && !dice[2..].contains(['+', '-']) {
+                writeln!(out, "    {dice} {purpose}{who} → {total}")
+            } else {
+                let faces: Vec<String> = faces.iter().map(ToString::to_string).collect();
+                writeln!(
+                    out,
+                    "    {dice} {purpose}{who} → {total} [{}]",
+                    faces.join(", ")
+                )
+            }
+        }
+        Event::Test {
+            who,
+            test,
+            target,
+            roll,
+            result,
+        } => writeln!(out, "    {who}: {test} {target}, rolled {roll}: {result}"),
+        Event::Choice {
+            who,
+            decision,
+            options,
+            chosen,
+            by,
+        } => {
+            if options.len() > 1 {
+                writeln!(
+                    out,
+                    "    {who} chooses {decision}: {chosen} (of {}; {by})",
+                    options.join(", ")
+                )
+            } else {
+                writeln!(out, "    {who} {decision}: {chosen}")
+            }
+        }
+        Event::TableRow {
+            who,
+            table,
+            result,
+            row,
+            label,
+        } => {
+            let who = who
+                .as_deref()
+                .map(|w| format!(" for {w}"))
+                .unwrap_or_default();
+            let _ = row;
+            writeln!(out, "    {table}{who}: {result} → {label}")
+        }
+        Event::Damage {
+            who,
+            location,
+            amount,
+            hit_points,
+        } if location == "total" => writeln!(out, "    {who} takes {amount}, {hit_points} HP left"),
+        Event::Damage {
+            who,
+            location,
+            amount,
+            hit_points,
+        } => writeln!(
+            out,
+            "    {who} takes {amount} to {location}, {hit_points} HP left there"
+        ),
+        Event::ActionSpent {
+            who,
+            reason,
+            actions_left,
+        } => writeln!(
+            out,
+            "    {who} spends an action on {reason} ({actions_left} left)"
+        ),
+        Event::ActionsLost { who, count: lost } => {
+            writeln!(out, "    {who} loses {}", count(*lost, "action"))
+        }
+        Event::ConditionSet {
+            who,
+            condition,
+            lasts,
+        } => match lasts {
+            Some(lasts) => writeln!(out, "    {who} is {condition} for {lasts}"),
+            None => writeln!(out, "    {who} is {condition}"),
+        },
+        Event::ConditionEnded { who, condition } => {
+            writeln!(out, "    {who} is no longer {condition}")
+        }
+        Event::Note { text } => writeln!(out, "    {text}"),
+        Event::OutOfFight { who } => writeln!(out, "    {who} is out of the fight"),
+        Event::RoundEnded { .. } => Ok(()),
+        Event::FightEnded {
+            rounds,
+            winner,
+            standing,
+        } => match winner {
+            Some(winner) => writeln!(
+                out,
+                "\n{winner} win after {rounds} rounds; standing: {}",
+                standing.join(", ")
+            ),
+            None => writeln!(
+                out,
+                "\nNo winner after {rounds} rounds; standing: {}",
+                standing.join(", ")
+            ),
+        },
+    };
+}
+
+/// "1 action", "3 actions".
+fn count(n: i64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,397 @@
+//! The fight as rhai scripts see it: the type `Fight` and its functions. Each is a thin
+//! adapter from rhai values to a primitive of `engine::FightHandle`; rulesets/README.md
+//! documents every one with an example.
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
+
+use crate::engine::FightHandle;
+use crate::tables::{Cell, DurationUnit, Name, Percent, Value};
+
+type Result<T> = std::result::Result<T, Box<EvalAltResult>>;
+
+fn who(fight: &FightHandle, who: i64) -> Result<usize> {
+    fight.who(who).map_err(Into::into)
+}
+
+fn ids(list: Vec<usize>) -> Array {
+    list.into_iter().map(|i| Dynamic::from(i as i64)).collect()
+}
+
+fn texts(list: Vec<String>) -> Array {
+    list.into_iter().map(Dynamic::from).collect()
+}
+
+/// A table value as a script sees it: numbers as numbers, dice and names as text.
+pub fn value_to_dynamic(value: &Value) -> Dynamic {
+    match value {
+        Value::Integer(n) => Dynamic::from(*n),
+        Value::Percent(Percent { percent }) => Dynamic::from(*percent),
+        Value::Dice(dice) => Dynamic::from(dice.to_string()),
+        Value::Text(text) => Dynamic::from(text.clone()),
+        Value::Name(Name { name }) => Dynamic::from(name.clone()),
+    }
+}
+
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<FightHandle>("Fight");
+
+    // Who is who.
+    engine.register_fn("round", |f: &mut FightHandle| f.round());
+    engine.register_fn("count", |f: &mut FightHandle| f.combatant_count() as i64);
+    engine.register_fn("name", |f: &mut FightHandle, w: i64| -> Result<String> {
+        Ok(f.name(who(f, w)?))
+    });
+    engine.register_fn("side", |f: &mut FightHandle, w: i64| -> Result<String> {
+        Ok(f.side(who(f, w)?))
+    });
+    engine.register_fn("is_out", |f: &mut FightHandle, w: i64| -> Result<bool> {
+        Ok(f.is_out(who(f, w)?))
+    });
+    engine.register_fn(
+        "opponents",
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(ids(f.opponents(who(f, w)?))) },
+    );
+    engine.register_fn("allies", |f: &mut FightHandle, w: i64| -> Result<Array> {
+        Ok(ids(f.allies(who(f, w)?)))
+    });
+
+    // Figures of the scenario.
+    engine.register_fn(
+        "characteristic",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> {
+            Ok(f.characteristic(who(f, w)?, name)?)
+        },
+    );
+    engine.register_fn(
+        "skill",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> { Ok(f.skill(who(f, w)?, name)) },
+    );
+    engine.register_fn(
+        "has_skill",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
+            Ok(f.has_skill(who(f, w)?, name))
+        },
+    );
+    engine.register_fn("skills", |f: &mut FightHandle, w: i64| -> Result<Array> {
+        Ok(texts(f.skill_names(who(f, w)?)))
+    });
+    engine.register_fn(
+        "statistic",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> {
+            Ok(f.statistic(who(f, w)?, name)?)
+        },
+    );
+    engine.register_fn(
+        "has_statistic",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
+            Ok(f.has_statistic(who(f, w)?, name))
+        },
+    );
+    engine.register_fn(
+        "statistic_dice",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
+            Ok(f.statistic_dice(who(f, w)?, name))
+        },
+    );
+    engine.register_fn(
+        "has_option",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
+            Ok(f.has_option(who(f, w)?, name))
+        },
+    );
+    engine.register_fn(
+        "has_modifier",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
+            Ok(f.has_modifier(Some(who(f, w)?), name))
+        },
+    );
+    engine.register_fn("has_modifier", |f: &mut FightHandle, name: &str| {
+        f.has_modifier(None, name)
+    });
+    engine.register_fn("has_fight_option", |f: &mut FightHandle, name: &str| {
+        f.has_fight_option(name)
+    });
+    engine.register_fn("distance", |f: &mut FightHandle| f.distance());
+
+    // Weapons.
+    engine.register_fn("weapons", |f: &mut FightHandle, w: i64| -> Result<Array> {
+        Ok(texts(f.weapons(who(f, w)?)))
+    });
+    engine.register_fn("is_shield", |f: &mut FightHandle, id: &str| f.is_shield(id));
+    engine.register_fn(
+        "drop_weapon",
+        |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
+            Ok(f.drop_weapon(who(f, w)?, id)?)
+        },
+    );
+    engine.register_fn("weapon", |f: &mut FightHandle, id: &str| -> Result<Map> {
+        let weapon = f.weapon(id)?;
+        let mut map = Map::new();
+        map.insert("id".into(), id.into());
+        map.insert("name".into(), weapon.name.clone().into());
+        map.insert("damage".into(), weapon.damage.to_string().into());
+        map.insert(
+            "size".into(),
+            weapon.size.clone().map_or(Dynamic::UNIT, Dynamic::from),
+        );
+        map.insert(
+            "reach".into(),
+            weapon.reach.clone().map_or(Dynamic::UNIT, Dynamic::from),
+        );
+        map.insert("ap".into(), Dynamic::from(i64::from(weapon.ap)));
+        map.insert("hp".into(), Dynamic::from(i64::from(weapon.hp)));
+        map.insert("traits".into(), texts(weapon.traits.clone()).into());
+        map.insert(
+            "range".into(),
+            weapon
+                .range
+                .map_or(Dynamic::UNIT, |r| Dynamic::from(i64::from(r))),
+        );
+        map.insert("shield".into(), f.is_shield(id).into());
+        Ok(map)
+    });
+
+    // Locations and damage.
+    engine.register_fn(
+        "locations",
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.locations(who(f, w)?))) },
+    );
+    engine.register_fn(
+        "hit_points",
+        |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> {
+            Ok(f.hit_points(who(f, w)?, at)?)
+        },
+    );
+    engine.register_fn(
+        "max_hit_points",
+        |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> {
+            Ok(f.max_hit_points(who(f, w)?, at)?)
+        },
+    );
+    engine.register_fn(
+        "set_max_hit_points",
+        |f: &mut FightHandle, w: i64, at: &str, v: i64| -> Result<()> {
+            Ok(f.set_max_hit_points(who(f, w)?, at, v)?)
+        },
+    );
+    engine.register_fn(
+        "armour",
+        |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> { Ok(f.armour(who(f, w)?, at)?) },
+    );
+    engine.register_fn(
+        "damage",
+        |f: &mut FightHandle, w: i64, at: &str, amount: i64| -> Result<i64> {
+            Ok(f.damage(who(f, w)?, at, amount)?)
+        },
+    );
+
+    // Actions and conditions.
+    engine.register_fn(
+        "actions_left",
+        |f: &mut FightHandle, w: i64| -> Result<i64> { Ok(f.actions_left(who(f, w)?)) },
+    );
+    engine.register_fn(
+        "spend_action",
+        |f: &mut FightHandle, w: i64, reason: &str| -> Result<bool> {
+            Ok(f.spend_action(who(f, w)?, reason))
+        },
+    );
+    engine.register_fn(
+        "lose_actions",
+        |f: &mut FightHandle, w: i64, n: i64| -> Result<()> {
+            f.lose_actions(who(f, w)?, n);
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "has_condition",
+        |f: &mut FightHandle, w: i64, c: &str| -> Result<bool> {
+            Ok(f.has_condition(who(f, w)?, c))
+        },
+    );
+    engine.register_fn(
+        "set_condition",
+        |f: &mut FightHandle, w: i64, c: &str| -> Result<()> {
+            Ok(f.set_condition(who(f, w)?, c, 0, DurationUnit::Actions)?)
+        },
+    );
+    engine.register_fn(
+        "set_condition",
+        |f: &mut FightHandle, w: i64, c: &str, n: i64, unit: &str| -> Result<()> {
+            let unit = match unit {
+                "actions" | "action" => DurationUnit::Actions,
+                "rounds" | "round" => DurationUnit::Rounds,
+                other => {
+                    return Err(format!(
+                        "a condition lasts \"actions\" or \"rounds\", not {other:?}"
+                    )
+                    .into());
+                }
+            };
+            Ok(f.set_condition(who(f, w)?, c, n, unit)?)
+        },
+    );
+    engine.register_fn(
+        "clear_condition",
+        |f: &mut FightHandle, w: i64, c: &str| -> Result<()> {
+            f.clear_condition(who(f, w)?, c);
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "value",
+        |f: &mut FightHandle, w: i64, key: &str| -> Result<i64> { Ok(f.value(who(f, w)?, key)) },
+    );
+    engine.register_fn(
+        "set_value",
+        |f: &mut FightHandle, w: i64, key: &str, v: i64| -> Result<()> {
+            f.set_value(who(f, w)?, key, v);
+            Ok(())
+        },
+    );
+
+    // Dice and tables.
+    engine.register_fn(
+        "roll",
+        |f: &mut FightHandle, dice: &str, purpose: &str| -> Result<i64> {
+            Ok(f.roll(None, dice, purpose)?)
+        },
+    );
+    engine.register_fn(
+        "roll",
+        |f: &mut FightHandle, w: i64, dice: &str, purpose: &str| -> Result<i64> {
+            Ok(f.roll(Some(who(f, w)?), dice, purpose)?)
+        },
+    );
+    engine.register_fn(
+        "roll_table",
+        |f: &mut FightHandle, w: i64, table: &str| -> Result<Map> {
+            let w = who(f, w)?;
+            let (row, calls) = f.roll_table(Some(w), table)?;
+            for call in &calls {
+                // What the row's script returns is not used: it acts through the fight.
+                let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call)?;
+            }
+            Ok(row_map(row.result, row.row, row.label))
+        },
+    );
+    engine.register_fn(
+        "table_row",
+        |f: &mut FightHandle, table: &str, result: i64| -> Result<Map> {
+            let row = f.table_row(table, result)?;
+            Ok(row_map(row.result, row.row, row.label))
+        },
+    );
+    engine.register_fn(
+        "matrix",
+        |f: &mut FightHandle, table: &str, row: &str, column: &str| -> Result<Map> {
+            let mut map = Map::new();
+            match f.matrix_cell(table, row, column)? {
+                Cell::Empty => {}
+                Cell::Wins { side, levels } => {
+                    map.insert("side".into(), side.value.clone().into());
+                    map.insert("levels".into(), Dynamic::from(i64::from(*levels)));
+                }
+                Cell::Result { values, .. } => {
+                    let values: Array = values.iter().map(|v| value_to_dynamic(&v.value)).collect();
+                    map.insert("values".into(), values.into());
+                }
+            }
+            Ok(map)
+        },
+    );
+    engine.register_fn(
+        "lookup",
+        |f: &mut FightHandle, table: &str, key: &str, column: &str| -> Result<Dynamic> {
+            Ok(f.lookup(table, key, column)?
+                .map_or(Dynamic::UNIT, value_to_dynamic))
+        },
+    );
+    engine.register_fn(
+        "lookup",
+        |f: &mut FightHandle, table: &str, key: i64, column: &str| -> Result<Dynamic> {
+            Ok(f.lookup(table, &key.to_string(), column)?
+                .map_or(Dynamic::UNIT, value_to_dynamic))
+        },
+    );
+    engine.register_fn(
+        "effects",
+        |f: &mut FightHandle,
+         table: &str,
+         role: &str,
+         level: &str,
+         opponent_level: &str,
+         weapon: &str|
+         -> Result<Array> {
+            Ok(texts(f.effects(
+                table,
+                role,
+                level,
+                opponent_level,
+                weapon,
+            )?))
+        },
+    );
+    engine.register_fn(
+        "stackable",
+        |f: &mut FightHandle, table: &str, effect: &str| -> Result<bool> {
+            Ok(f.effect_stackable(table, effect)?)
+        },
+    );
+    engine.register_fn(
+        "formula",
+        |f: &mut FightHandle, name: &str, vars: Map| -> Result<i64> {
+            let formula = f
+                .ruleset()
+                .formulas
+                .iter()
+                .find(|formula| formula.name == name)
+                .ok_or_else(|| format!("no formula `{name}` in ruleset.toml"))?;
+            let mut scope = rhai::Scope::new();
+            for (key, value) in vars {
+                scope.push_dynamic(key.to_string(), value);
+            }
+            f.ruleset()
+                .engine
+                .eval_ast_with_scope::<i64>(&mut scope, &formula.ast)
+        },
+    );
+
+    // Choices and the log.
+    engine.register_fn(
+        "choose",
+        |f: &mut FightHandle, w: i64, decision: &str, options: Array| -> Result<String> {
+            let options: Vec<String> = options.into_iter().map(|o| o.to_string()).collect();
+            if options.is_empty() {
+                return Err(format!("`{decision}` offered no options").into());
+            }
+            let w = who(f, w)?;
+            f.choose(w, decision, options)
+                .map_err(|error| f.stop(error).into())
+        },
+    );
+    engine.register_fn("log", |f: &mut FightHandle, text: &str| {
+        f.note(text.to_string())
+    });
+    engine.register_fn(
+        "log_test",
+        |f: &mut FightHandle,
+         w: i64,
+         test: &str,
+         target: i64,
+         roll: i64,
+         result: &str|
+         -> Result<()> {
+            f.log_test(who(f, w)?, test, target, roll, result);
+            Ok(())
+        },
+    );
+}
+
+fn row_map(result: i64, row: String, label: String) -> Map {
+    let mut map = Map::new();
+    map.insert("result".into(), Dynamic::from(result));
+    map.insert("row".into(), row.into());
+    map.insert("label".into(), label.into());
+    map
+}

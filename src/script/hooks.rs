@@ -1,0 +1,295 @@
+//! Calling a ruleset's scripts from the engine: the hooks of ruleset.toml, functions
+//! named by table rows, the tactics chooser; and rhai errors as diagnostics naming the
+//! script file, line and the hook that was running.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
+use thiserror::Error;
+
+use super::{Script, span_of};
+use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
+use crate::ruleset::Ruleset;
+use crate::source::Span;
+
+/// A rhai error while a fight ran.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{message}")]
+#[diagnostic(
+    code(affray::script::failed),
+    help("the fight stopped while running the hook `{hook}`; fix the script and run again")
+)]
+pub struct ScriptFailure {
+    #[source_code]
+    src: Option<NamedSource<Arc<str>>>,
+    #[label("here")]
+    span: Option<SourceSpan>,
+    pub hook: String,
+    pub message: String,
+}
+
+/// The value a hook returned, read as the engine needs it.
+pub struct HookValue(Dynamic);
+
+impl HookValue {
+    pub fn as_int(&self) -> i64 {
+        self.0.as_int().unwrap_or(0)
+    }
+
+    pub fn as_bool(&self) -> bool {
+        self.0.as_bool().unwrap_or(false)
+    }
+
+    pub fn as_strings(&self) -> Vec<String> {
+        self.0
+            .clone()
+            .try_cast::<Array>()
+            .map(|items| items.into_iter().map(|item| item.to_string()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The hooks a ruleset names, resolved to script functions.
+pub struct Hooks {
+    by_hook: HashMap<String, (usize, String)>,
+}
+
+impl Hooks {
+    /// Hooks the engine calls, and how many arguments each function takes (the fight
+    /// first). rulesets/README.md documents each.
+    pub const KNOWN: [(&'static str, usize); 8] = [
+        ("setup", 2),
+        ("initiative", 2),
+        ("tie_break", 2),
+        ("actions", 2),
+        ("choices", 2),
+        ("act", 3),
+        ("out_of_fight", 2),
+        ("round_end", 1),
+    ];
+    pub const REQUIRED: [&'static str; 5] =
+        ["initiative", "actions", "choices", "act", "out_of_fight"];
+
+    pub fn from_ruleset(ruleset: &Ruleset) -> Self {
+        let by_hook = ruleset
+            .settings
+            .hooks
+            .iter()
+            .filter_map(|(hook, target)| {
+                let (module, function) = target.get_ref().split_once("::")?;
+                let index = ruleset.scripts.iter().position(|s| s.module == module)?;
+                Some((hook.clone(), (index, function.to_string())))
+            })
+            .collect();
+        Hooks { by_hook }
+    }
+
+    pub fn has(&self, hook: &str) -> bool {
+        self.by_hook.contains_key(hook)
+    }
+
+    pub fn call(
+        &self,
+        ruleset: &Ruleset,
+        hook: &str,
+        fight: &FightHandle,
+        args: &[HookArgument],
+    ) -> Result<HookValue, ScriptFailure> {
+        let Some((index, function)) = self.by_hook.get(hook) else {
+            return Ok(HookValue(Dynamic::UNIT));
+        };
+        let mut values = vec![Dynamic::from(fight.clone())];
+        values.extend(args.iter().map(|arg| match arg {
+            HookArgument::Who(who) => Dynamic::from(*who as i64),
+            HookArgument::Text(text) => Dynamic::from(text.clone()),
+        }));
+        call_function(ruleset, &ruleset.scripts[*index], function, values)
+            .map(HookValue)
+            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, &error))
+    }
+}
+
+/// Call `function` of `script` with `args`, without running the script's top level again.
+pub fn call_function(
+    ruleset: &Ruleset,
+    script: &Script,
+    function: &str,
+    args: Vec<Dynamic>,
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+    ruleset.engine.call_fn_with_options::<Dynamic>(
+        options,
+        &mut Scope::new(),
+        &script.ast,
+        function,
+        args,
+    )
+}
+
+/// The innermost error of a chain of calls, with the module it happened in.
+fn innermost(error: &EvalAltResult) -> (Option<String>, Position, String) {
+    match error {
+        EvalAltResult::ErrorInFunctionCall(_, source, inner, position) => {
+            let (inner_source, inner_position, message) = innermost(inner);
+            let source = inner_source.or_else(|| (!source.is_empty()).then(|| source.clone()));
+            let position = if inner_position.is_none() {
+                *position
+            } else {
+                inner_position
+            };
+            (source, position, message)
+        }
+        EvalAltResult::ErrorRuntime(message, position) => (None, *position, message.to_string()),
+        other => {
+            // rhai appends the position, which the diagnostic shows itself.
+            let message = other.unwrap_inner().to_string();
+            let message = match message.rfind(" (line ") {
+                Some(at) => message[..at].to_string(),
+                None => message,
+            };
+            (None, other.position(), message)
+        }
+    }
+}
+
+fn failure(
+    ruleset: &Ruleset,
+    hook_script: &Script,
+    hook: &str,
+    error: &EvalAltResult,
+) -> ScriptFailure {
+    let (source, position, message) = innermost(error);
+    let script = source
+        .and_then(|module| ruleset.scripts.iter().find(|s| s.module == module))
+        .unwrap_or(hook_script);
+    let located = (!position.is_none()).then(|| span_of(&script.file, position));
+    let line = position
+        .line()
+        .map(|l| format!(" (line {l})"))
+        .unwrap_or_default();
+    ScriptFailure {
+        src: located.map(|_| script.file.named()),
+        span: located.map(|span: Span| span.into()),
+        hook: hook.to_string(),
+        message: format!("{}{line}: {message}", script.file.name()),
+    }
+}
+
+impl From<ScriptFailure> for FightError {
+    fn from(failure: ScriptFailure) -> Self {
+        FightError::Script(Box::new(failure))
+    }
+}
+
+/// The default chooser: the tactics module of the ruleset. For a decision `reaction` it
+/// calls `choose_reaction(fight, who, options)` if the module defines it, else
+/// `choose(fight, who, decision, options)`, else takes the first option.
+pub struct TacticsChooser {
+    module: Option<usize>,
+}
+
+impl TacticsChooser {
+    pub fn new(ruleset: &Ruleset) -> Self {
+        let module = ruleset.settings.tactics.as_ref().and_then(|name| {
+            ruleset
+                .scripts
+                .iter()
+                .position(|s| s.module == *name.get_ref())
+        });
+        TacticsChooser { module }
+    }
+}
+
+impl Chooser for TacticsChooser {
+    fn choose(
+        &mut self,
+        fight: &FightHandle,
+        decision: &Decision,
+    ) -> Result<(String, &'static str), FightError> {
+        let ruleset = fight.ruleset();
+        let Some(script) = self.module.map(|index| &ruleset.scripts[index]) else {
+            return Ok((decision.options[0].clone(), "first option"));
+        };
+        let options: Array = decision
+            .options
+            .iter()
+            .map(|o| Dynamic::from(o.clone()))
+            .collect();
+        let specific = format!("choose_{}", decision.name);
+        let fight_value = Dynamic::from(fight.clone());
+        let who = Dynamic::from(decision.who as i64);
+        let result = if script.arities(&specific).contains(&3) {
+            call_function(
+                ruleset,
+                script,
+                &specific,
+                vec![fight_value, who, options.into()],
+            )
+        } else if script.arities("choose").contains(&4) {
+            call_function(
+                ruleset,
+                script,
+                "choose",
+                vec![
+                    fight_value,
+                    who,
+                    decision.name.clone().into(),
+                    options.into(),
+                ],
+            )
+        } else {
+            return Ok((decision.options[0].clone(), "first option"));
+        };
+        let hook = format!("tactics: {}", decision.name);
+        let chosen = result
+            .map_err(|error| failure(ruleset, script, &hook, &error))?
+            .to_string();
+        if decision.options.contains(&chosen) {
+            Ok((chosen, "tactics"))
+        } else {
+            Err(ScriptFailure {
+                src: None,
+                span: None,
+                hook,
+                message: format!(
+                    "{} chose `{chosen}` for {}'s {}, which is not one of: {}",
+                    script.file.name(),
+                    decision.who_name,
+                    decision.name,
+                    decision.options.join(", ")
+                ),
+            }
+            .into())
+        }
+    }
+}
+
+/// A table row's `script module::function(args)`: called with a context map
+/// `#{ fight, who, table, row }` and the row's arguments.
+pub fn call_row_script(
+    fight: &FightHandle,
+    who: Option<usize>,
+    table: &str,
+    row: &str,
+    call: &crate::engine::ScriptCall,
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let ruleset = fight.ruleset();
+    let script = ruleset
+        .scripts
+        .iter()
+        .find(|s| s.module == call.module)
+        .ok_or_else(|| format!("no script module `{}`", call.module))?;
+    let mut context = Map::new();
+    context.insert("fight".into(), Dynamic::from(fight.clone()));
+    context.insert(
+        "who".into(),
+        who.map_or(Dynamic::UNIT, |w| Dynamic::from(w as i64)),
+    );
+    context.insert("table".into(), table.into());
+    context.insert("row".into(), row.into());
+    let mut args = vec![Dynamic::from(context)];
+    args.extend(call.args.iter().map(super::api::value_to_dynamic));
+    call_function(ruleset, script, &call.function, args)
+}

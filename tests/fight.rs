@@ -1,0 +1,157 @@
+//! `affray fight`: the structurally different fixture ruleset fights through the engine
+//! with no Rust written for it; logs are deterministic; failures are diagnostics.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SKIRMISH: &str = "tests/fixtures/d20_skirmish/scenarios/skirmish.toml";
+
+fn affray(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the affray binary runs")
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn snapshot(name: &str, value: String) {
+    insta::with_settings!({ snapshot_path => "../snapshots/fights", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!(name, value);
+    });
+}
+
+#[test]
+fn the_fixture_ruleset_fights_to_an_outcome_byte_for_byte_the_same() {
+    let first = affray(root(), &["fight", SKIRMISH, "--seed", "1"]);
+    let second = affray(root(), &["fight", SKIRMISH, "--seed", "1"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert_eq!(first.stdout, second.stdout);
+    snapshot("d20_skirmish_seed_1", text(&first.stdout));
+}
+
+#[test]
+fn json_output_is_one_event_per_line_ending_the_fight() {
+    let output = affray(root(), &["fight", SKIRMISH, "--seed", "2", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let events: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is one JSON object"))
+        .collect();
+    assert_eq!(events.first().unwrap()["event"], "fight_started");
+    assert_eq!(events.last().unwrap()["event"], "fight_ended");
+    assert!(events.iter().all(|e| e.is_object()));
+}
+
+#[test]
+fn given_dice_are_replayed_and_running_out_is_reported() {
+    let dir = scratch("dice");
+    // Initiative 10, 10, 10, 10; Kara hits Raider 1 with a 15 and rolls 6 damage; then
+    // the file ends while Raider 1 attacks.
+    fs::write(dir.join("dice.txt"), "# initiative\n10 10 10 10\n15 6\n").unwrap();
+    let scenario = root().join(SKIRMISH);
+    let output = affray(
+        &dir,
+        &["fight", scenario.to_str().unwrap(), "--dice", "dice.txt"],
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("Raider 1 takes 7, 5 HP left"), "{stdout}");
+    snapshot("given_dice_run_out", text(&output.stderr));
+}
+
+#[test]
+fn an_impossible_given_value_is_refused() {
+    let dir = scratch("impossible");
+    fs::write(dir.join("dice.txt"), "10 10 10 21\n").unwrap();
+    let scenario = root().join(SKIRMISH);
+    let output = affray(
+        &dir,
+        &["fight", scenario.to_str().unwrap(), "--dice", "dice.txt"],
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(1));
+    snapshot("given_dice_impossible", text(&output.stderr));
+}
+
+#[test]
+fn a_script_error_stops_the_fight_with_file_line_and_hook() {
+    let dir = scratch("script");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    let combat = dir.join("d20_skirmish/scripts/combat.rhai");
+    let script = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        script.replace(
+            "fight.damage(target, \"total\", max(damage, 1));",
+            "fight.damage(target, \"torso\", max(damage, 1));",
+        ),
+    )
+    .unwrap();
+    let output = affray(
+        &dir,
+        &[
+            "fight",
+            "d20_skirmish/scenarios/skirmish.toml",
+            "--seed",
+            "1",
+        ],
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    snapshot("script_error_in_act", stderr);
+}
+
+#[test]
+fn a_ruleset_without_hooks_says_it_cannot_fight() {
+    let dir = scratch("hooks");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    let settings = dir.join("d20_skirmish/ruleset.toml");
+    let text_before = fs::read_to_string(&settings).unwrap();
+    fs::write(
+        &settings,
+        text_before.replace("act = \"combat::act\"\n", ""),
+    )
+    .unwrap();
+    let output = affray(&dir, &["fight", "d20_skirmish/scenarios/skirmish.toml"]);
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(1));
+    snapshot("missing_hook", text(&output.stderr));
+}
+
+fn scratch(case: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("affray-fight-{case}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
