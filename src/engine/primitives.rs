@@ -8,7 +8,9 @@ use crate::parse::parse_dice;
 use crate::ruleset::Weapon;
 use crate::scenario::Statistic;
 use crate::source::SourceFile;
-use crate::tables::{Action, Cell, DurationUnit, Key, Table, TableKind, Value, roll_on_table};
+use crate::tables::{
+    Action, Cell, DurationUnit, Key, ModifierValue, Table, TableKind, Value, roll_on_table_adjusted,
+};
 
 use super::state::{ActiveCondition, Remaining};
 use super::{FightError, FightHandle};
@@ -465,13 +467,14 @@ impl FightHandle {
         &self,
         who: Option<usize>,
         name: &str,
+        adjustment: i64,
     ) -> Primitive<(RowRolled, Vec<ScriptCall>)> {
         let table = self.table(name)?;
         let ruleset = self.ruleset();
         let find = |other: &str| ruleset.table(other);
         let rolled = {
             let mut core = self.core();
-            roll_on_table(table, &find, &mut core.dice)
+            roll_on_table_adjusted(table, &find, &mut core.dice, adjustment)
         };
         let rolled = match rolled {
             Ok(rolled) => rolled,
@@ -716,5 +719,64 @@ impl FightHandle {
                 other.keyword()
             )),
         }
+    }
+}
+
+impl FightHandle {
+    /// A modifier of a modifier list, by name.
+    pub fn modifier(&self, table: &str, name: &str) -> Primitive<&ModifierValue> {
+        let found = self.table(table)?;
+        let TableKind::Modifiers(list) = &found.kind else {
+            return Err(format!(
+                "`{table}` is a {} table, not a modifier list",
+                found.kind.keyword()
+            ));
+        };
+        list.modifiers()
+            .find(|m| m.name.value == name)
+            .map(|m| &m.value.value)
+            .ok_or_else(|| format!("`{table}` has no modifier `{name}`"))
+    }
+
+    /// Roll `dice` with its first `maximised` dice showing their highest face (a
+    /// critical's maximum damage); the rest are rolled. Logged like any roll.
+    pub fn roll_maximised(
+        &self,
+        who: Option<usize>,
+        dice: &str,
+        maximised: i64,
+        purpose: &str,
+    ) -> Primitive<i64> {
+        let expr = parse_dice_text(dice)?;
+        let mut fixed = 0;
+        let mut left = maximised.max(0);
+        let mut rest = Vec::new();
+        for term in expr.terms() {
+            match term.kind {
+                crate::dice::TermKind::Dice { count, sides } if !term.negative && left > 0 => {
+                    let take = i64::from(count).min(left);
+                    left -= take;
+                    fixed += take * i64::from(sides);
+                    if i64::from(count) > take {
+                        rest.push(crate::dice::DiceTerm {
+                            negative: false,
+                            kind: crate::dice::TermKind::Dice {
+                                count: count - take as u32,
+                                sides,
+                            },
+                        });
+                    }
+                }
+                _ => rest.push(*term),
+            }
+        }
+        let rest = DiceExpr::new(rest).map_err(|e| e.to_string())?;
+        let rolled = if rest.terms().is_empty() {
+            0
+        } else {
+            self.roll_expr(who, &rest, purpose)?
+        };
+        self.note(format!("{purpose}: {fixed} from maximised dice"));
+        Ok(fixed + rolled)
     }
 }

@@ -5,7 +5,7 @@
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use crate::engine::FightHandle;
-use crate::tables::{Cell, DurationUnit, Name, Percent, Value};
+use crate::tables::{Cell, DurationUnit, ModifierValue, Name, Percent, Value};
 
 type Result<T> = std::result::Result<T, Box<EvalAltResult>>;
 
@@ -265,14 +265,24 @@ pub fn register(engine: &mut Engine) {
     );
     engine.register_fn(
         "roll_table",
-        |f: &mut FightHandle, w: i64, table: &str| -> Result<Map> {
-            let w = who(f, w)?;
-            let (row, calls) = f.roll_table(Some(w), table)?;
-            for call in &calls {
-                // What the row's script returns is not used: it acts through the fight.
-                let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call)?;
-            }
-            Ok(row_map(row.result, row.row, row.label))
+        |f: &mut FightHandle, w: i64, table: &str| -> Result<Map> { roll_table(f, w, table, 0) },
+    );
+    engine.register_fn(
+        "roll_table",
+        |f: &mut FightHandle, w: i64, table: &str, adjustment: i64| -> Result<Map> {
+            roll_table(f, w, table, adjustment)
+        },
+    );
+    engine.register_fn(
+        "roll_maximised",
+        |f: &mut FightHandle, w: i64, dice: &str, n: i64, purpose: &str| -> Result<i64> {
+            Ok(f.roll_maximised(Some(who(f, w)?), dice, n, purpose)?)
+        },
+    );
+    engine.register_fn(
+        "modifier",
+        |f: &mut FightHandle, table: &str, name: &str| -> Result<Map> {
+            Ok(modifier_map(f.modifier(table, name)?))
         },
     );
     engine.register_fn(
@@ -393,5 +403,51 @@ fn row_map(result: i64, row: String, label: String) -> Map {
     map.insert("result".into(), Dynamic::from(result));
     map.insert("row".into(), row.into());
     map.insert("label".into(), label.into());
+    map
+}
+
+fn roll_table(f: &mut FightHandle, w: i64, table: &str, adjustment: i64) -> Result<Map> {
+    let w = who(f, w)?;
+    let (row, calls) = f.roll_table(Some(w), table, adjustment)?;
+    for call in &calls {
+        // What the row's script returns is not used: it acts through the fight.
+        let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call)?;
+    }
+    Ok(row_map(row.result, row.row, row.label))
+}
+
+/// `#{ type: "percent", value: -20 }`, `#{ type: "automatic", level: "critical" }`, ...
+fn modifier_map(value: &ModifierValue) -> Map {
+    let mut map = Map::new();
+    let (kind, entries): (&str, Vec<(&str, Dynamic)>) = match value {
+        ModifierValue::Percent { percent } => ("percent", vec![("value", Dynamic::from(*percent))]),
+        ModifierValue::Flat { amount } => ("flat", vec![("value", Dynamic::from(*amount))]),
+        ModifierValue::Grade { grade } => ("grade", vec![("grade", grade.value.clone().into())]),
+        ModifierValue::Dice { dice, standard } => (
+            "dice",
+            vec![
+                ("dice", dice.to_string().into()),
+                ("value", Dynamic::from(*standard)),
+            ],
+        ),
+        ModifierValue::Automatic { level } => {
+            ("automatic", vec![("level", level.value.clone().into())])
+        }
+        ModifierValue::Multiply {
+            numerator,
+            denominator,
+        } => (
+            "multiply",
+            vec![
+                ("numerator", Dynamic::from(i64::from(*numerator))),
+                ("denominator", Dynamic::from(i64::from(*denominator))),
+            ],
+        ),
+        ModifierValue::Cap { skill } => ("cap", vec![("skill", skill.value.clone().into())]),
+    };
+    map.insert("type".into(), kind.into());
+    for (key, value) in entries {
+        map.insert(key.into(), value);
+    }
     map
 }

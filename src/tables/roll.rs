@@ -55,7 +55,18 @@ pub fn roll_on_table<'t>(
     find: &dyn Fn(&str) -> Option<&'t Table>,
     dice: &mut DiceSource,
 ) -> Result<RollOnTable, TableRollError> {
-    roll_at_depth(table, find, dice, 0)
+    roll_at_depth(table, find, dice, 0, 0)
+}
+
+/// Roll on `table` with `adjustment` added to the first roll (an NPC's armour taken off,
+/// a critical's damage added); a result past the die reads the first or last row.
+pub fn roll_on_table_adjusted<'t>(
+    table: &'t Table,
+    find: &dyn Fn(&str) -> Option<&'t Table>,
+    dice: &mut DiceSource,
+    adjustment: i64,
+) -> Result<RollOnTable, TableRollError> {
+    roll_at_depth(table, find, dice, 0, adjustment)
 }
 
 fn roll_at_depth<'t>(
@@ -63,6 +74,7 @@ fn roll_at_depth<'t>(
     find: &dyn Fn(&str) -> Option<&'t Table>,
     dice: &mut DiceSource,
     depth: usize,
+    adjustment: i64,
 ) -> Result<RollOnTable, TableRollError> {
     let TableKind::Roll(roll_table) = &table.kind else {
         return Err(TableRollError::NotARollTable {
@@ -76,7 +88,7 @@ fn roll_at_depth<'t>(
         });
     }
     let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
-    let result = roll_table.die.roll(dice, &purpose)?.total;
+    let result = roll_table.die.roll(dice, &purpose)?.total + adjustment;
     let row = row_for(roll_table, result);
     let mut rerolls = Vec::new();
     let mut rolled_tables = Vec::new();
@@ -85,7 +97,7 @@ fn roll_at_depth<'t>(
             Action::Reroll { times, ignoring } => {
                 for _ in 0..*times {
                     loop {
-                        let again = roll_at_depth(table, find, dice, depth + 1)?;
+                        let again = roll_at_depth(table, find, dice, depth + 1, 0)?;
                         if ignoring.value.contains(again.result) {
                             rerolls.push(RerollStep::Ignored {
                                 result: again.result,
@@ -99,7 +111,7 @@ fn roll_at_depth<'t>(
             }
             Action::RollTable { table: other } => {
                 if let Some(other) = find(&other.value) {
-                    rolled_tables.push(roll_at_depth(other, find, dice, depth + 1)?);
+                    rolled_tables.push(roll_at_depth(other, find, dice, depth + 1, 0)?);
                 }
             }
             _ => {}
