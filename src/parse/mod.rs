@@ -241,6 +241,15 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
                 .into(),
         );
     }
+    if expected.contains(&Rule::dice_sign)
+        && text[..at]
+            .trim_end()
+            .ends_with(|c: char| c.is_ascii_digit())
+    {
+        return Some(
+            "a modifier is a percentage such as +20% or a signed number such as +2".into(),
+        );
+    }
     if rest.starts_with('%') && text[..at].ends_with([' ', '\t']) {
         return Some("write a percentage without a space before %, as in +20%".into());
     }

@@ -219,10 +219,13 @@ fn lower_range(
 ) -> Result<Spanned<DieRange>, ParseError> {
     let span = origin.span(pair.as_span());
     let mut bounds = Vec::new();
-    for (index, part) in pair.into_inner().enumerate() {
+    let parts: Vec<_> = pair.into_inner().collect();
+    let is_range = parts.len() == 2;
+    for (index, part) in parts.into_iter().enumerate() {
         let value = lower_integer(origin, &part)?;
         let is_double_zero = part.as_str().len() >= 2 && value == 0;
-        if is_double_zero && (!hundred || index == 0) {
+        // `00` alone, or ending a range, is 100 on a d100; starting a range it is not.
+        if is_double_zero && (!hundred || (is_range && index == 0)) {
             // On a d100 `00` is the top result, so it can only end a range (`96-00`);
             // on other dice it means nothing the books print.
             return Err(ParseError::DoubleZero {
@@ -268,7 +271,7 @@ fn lower_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Value
                 .find(|p| p.as_rule() == Rule::integer)
                 .ok_or_else(|| origin.internal(span, "a number", "a percentage"))?;
             let magnitude = lower_integer(origin, &number)?;
-            let negative = !pair.as_str().starts_with('+');
+            let negative = pair.as_str().starts_with(['-', '–', '−']);
             Value::Percent(Percent {
                 percent: if negative { -magnitude } else { magnitude },
             })
