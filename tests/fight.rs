@@ -155,3 +155,53 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Every shipped scenario of every ruleset that can fight: an outcome with --seed 1,
+/// twice byte-identical, and its log as a snapshot.
+#[test]
+fn every_shipped_scenario_fights_to_an_outcome() {
+    let mut scenarios: Vec<PathBuf> = Vec::new();
+    for ruleset in fs::read_dir(root().join("rulesets")).unwrap() {
+        let folder = ruleset.unwrap().path().join("scenarios");
+        if let Ok(entries) = fs::read_dir(&folder) {
+            scenarios.extend(
+                entries
+                    .map(|e| e.unwrap().path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "toml")),
+            );
+        }
+    }
+    scenarios.sort();
+    assert!(scenarios.len() >= 5);
+    for path in scenarios {
+        let relative = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let first = affray(root(), &["fight", &relative, "--seed", "1"]);
+        let second = affray(root(), &["fight", &relative, "--seed", "1"]);
+        assert_eq!(
+            first.status.code(),
+            Some(0),
+            "{relative}: {}",
+            text(&first.stderr)
+        );
+        assert_eq!(
+            first.stdout, second.stdout,
+            "{relative} is not deterministic"
+        );
+        let log = text(&first.stdout);
+        assert!(
+            log.lines()
+                .last()
+                .is_some_and(|l| l.contains(" win after ") || l.starts_with("No winner")),
+            "{relative}"
+        );
+        let name = relative
+            .trim_start_matches("rulesets/")
+            .replace("/scenarios/", "__")
+            .replace(".toml", "");
+        snapshot(&format!("{name}_seed_1"), log);
+    }
+}

@@ -770,13 +770,18 @@ impl FightHandle {
                 _ => rest.push(*term),
             }
         }
+        if maximised <= 0 {
+            return self.roll_expr(who, &expr, purpose);
+        }
         let rest = DiceExpr::new(rest).map_err(|e| e.to_string())?;
         let rolled = if rest.terms().is_empty() {
             0
         } else {
             self.roll_expr(who, &rest, purpose)?
         };
-        self.note(format!("{purpose}: {fixed} from maximised dice"));
+        self.note(format!(
+            "{purpose}: {fixed} from {maximised} maximised dice"
+        ));
         Ok(fixed + rolled)
     }
 }

@@ -132,11 +132,11 @@ pub fn render_text(event: &Event, out: &mut String) {
             condition,
             lasts,
         } => match lasts {
-            Some(lasts) => writeln!(out, "    {who} is {condition} for {lasts}"),
-            None => writeln!(out, "    {who} is {condition}"),
+            Some(lasts) => writeln!(out, "    {who}: {condition} for {lasts}"),
+            None => writeln!(out, "    {who}: {condition}"),
         },
         Event::ConditionEnded { who, condition } => {
-            writeln!(out, "    {who} is no longer {condition}")
+            writeln!(out, "    {who}: {condition} ends")
         }
         Event::Note { text } => writeln!(out, "    {text}"),
         Event::OutOfFight { who } => writeln!(out, "    {who} is out of the fight"),

@@ -94,6 +94,12 @@ pub fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "statistic_text",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
+            Ok(f.statistic_dice(who(f, w)?, name))
+        },
+    );
+    engine.register_fn(
         "has_option",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
             Ok(f.has_option(who(f, w)?, name))
