@@ -28,7 +28,7 @@ fn legend_checks_clean() {
     assert_eq!(
         text(&output.stdout),
         "rulesets/legend: Legend is valid: 14 tables (6 roll, 1 effects, 4 modifiers, 1 matrix, \
-         2 lookup), 4 scripts (58 functions), 8 formulas, 20 weapons, 3 shields, 6 armours, \
+         2 lookup), 4 scripts (63 functions), 8 formulas, 20 weapons, 3 shields, 6 armours, \
          5 scenarios\n"
     );
 }

@@ -148,12 +148,14 @@ pub fn render_text(event: &Event, out: &mut String) {
         } => match winner {
             Some(winner) => writeln!(
                 out,
-                "\n{winner} win after {rounds} rounds; standing: {}",
+                "\n{winner} win after {}; standing: {}",
+                count(i64::from(*rounds), "round"),
                 standing.join(", ")
             ),
             None => writeln!(
                 out,
-                "\nNo winner after {rounds} rounds; standing: {}",
+                "\nNo winner after {}; standing: {}",
+                count(i64::from(*rounds), "round"),
                 standing.join(", ")
             ),
         },
