@@ -1,27 +1,14 @@
 //! `affray fight`: the structurally different fixture ruleset fights through the engine
 //! with no Rust written for it; logs are deterministic; failures are diagnostics.
 
+mod common;
+
+use common::{affray, copy_dir, root, scratch, text};
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
 const SKIRMISH: &str = "tests/fixtures/d20_skirmish/scenarios/skirmish.toml";
-
-fn affray(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_affray"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the affray binary runs")
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn snapshot(name: &str, value: String) {
     insta::with_settings!({ snapshot_path => "../snapshots/fights", prepend_module_to_snapshot => false }, {
@@ -134,26 +121,6 @@ fn a_ruleset_without_hooks_says_it_cannot_fight() {
     let _ = fs::remove_dir_all(&dir);
     assert_eq!(output.status.code(), Some(1));
     snapshot("missing_hook", text(&output.stderr));
-}
-
-fn scratch(case: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("affray-fight-{case}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// Every shipped scenario of every ruleset that can fight: an outcome with --seed 1,

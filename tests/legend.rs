@@ -1,29 +1,15 @@
 //! The shipped Legend ruleset: it checks clean, rolls reproducibly, dumps stably, and a GM
 //! who breaks one of its tables gets a diagnostic naming file, line and column.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn affray(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_affray"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the affray binary runs")
-}
+use common::{affray, copy_dir, edit, root, scratch, text};
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Output;
 
 #[test]
 fn legend_checks_clean() {
-    let output = affray(manifest_dir(), &["check", "rulesets/legend"]);
+    let output = affray(root(), &["check", "rulesets/legend"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     // The number of script functions changes with every helper a script gains; the
     // rest of the summary is what the Legend text prescribes.
@@ -48,8 +34,8 @@ fn a_seeded_roll_is_the_same_every_time() {
         "--seed",
         "7",
     ];
-    let first = affray(manifest_dir(), &args);
-    let second = affray(manifest_dir(), &args);
+    let first = affray(root(), &args);
+    let second = affray(root(), &args);
     assert_eq!(first.status.code(), Some(0));
     assert_eq!(first.stdout, second.stdout);
     insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
@@ -61,7 +47,7 @@ fn a_seeded_roll_is_the_same_every_time() {
 fn rerolls_are_shown() {
     // Seed 1 rolls a 19 (Unlucky) first: two rerolls, one of them ignoring a 19.
     let output = affray(
-        manifest_dir(),
+        root(),
         &[
             "roll",
             "rulesets/legend",
@@ -77,7 +63,7 @@ fn rerolls_are_shown() {
 
 #[test]
 fn dump_is_stable() {
-    let output = affray(manifest_dir(), &["dump", "rulesets/legend"]);
+    let output = affray(root(), &["dump", "rulesets/legend"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("dump is JSON");
     insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
@@ -88,30 +74,12 @@ fn dump_is_stable() {
 /// A copy of the Legend ruleset in a fresh folder, with one file edited, checked from that
 /// folder so that the output holds no absolute path.
 fn check_broken_copy(case: &str, file: &str, from: &str, to: &str) -> Output {
-    let root = std::env::temp_dir().join(format!("affray-legend-{case}-{}", std::process::id()));
-    let copy = root.join("legend");
-    let _ = fs::remove_dir_all(&root);
-    copy_dir(&manifest_dir().join("rulesets/legend"), &copy);
-    let path = copy.join(file);
-    let original = fs::read_to_string(&path).unwrap();
-    assert!(original.contains(from), "{file} holds {from:?}");
-    fs::write(&path, original.replacen(from, to, 1)).unwrap();
-    let output = affray(&root, &["check", "legend"]);
-    let _ = fs::remove_dir_all(&root);
+    let dir = scratch(case);
+    copy_dir(&root().join("rulesets/legend"), &dir.join("legend"));
+    edit(&dir.join("legend").join(file), from, to);
+    let output = affray(&dir, &["check", "legend"]);
+    let _ = std::fs::remove_dir_all(&dir);
     output
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target: PathBuf = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn assert_broken(case: &str, output: &Output) {

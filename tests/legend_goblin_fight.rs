@@ -9,16 +9,16 @@
 //! ordinary parry, where its own table makes Pin Weapon critical-only: the replay runs on
 //! a copy of the ruleset with that restriction lifted, as the example plays it.
 
+mod common;
+
+use common::{copy_dir, root};
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// rulesets/legend, with Pin Weapon open to any win and a one-round limit.
 fn ruleset_as_the_example_plays_it() -> PathBuf {
@@ -46,19 +46,6 @@ fn ruleset_as_the_example_plays_it() -> PathBuf {
     assert!(text.contains("max_rounds = 50"));
     fs::write(&settings, text.replace("max_rounds = 50", "max_rounds = 1")).unwrap();
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn replay(json: bool) -> String {

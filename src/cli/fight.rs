@@ -7,10 +7,9 @@ use std::sync::Arc;
 use affray::dice::{DiceSource, read_given_dice};
 use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
 use affray::log::render_text;
-use affray::ruleset::{Problems, RulesetProblem};
+use affray::ruleset::{self, Problems};
 use affray::scenario;
 use affray::script::TacticsChooser;
-use affray::source::SourceFile;
 
 pub struct FightArgs<'a> {
     pub scenario: &'a Path,
@@ -60,14 +59,7 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
 }
 
 fn given_dice(path: &Path) -> Result<DiceSource, Problems> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| {
-        vec![miette::Report::new(RulesetProblem::Read {
-            path: name.clone(),
-            message: error.to_string(),
-        })]
-    })?;
-    let file = SourceFile::new(name, text);
+    let file = ruleset::read_source(path).map_err(|error| vec![error])?;
     read_given_dice(&file)
         .map(DiceSource::given)
         .map_err(|problems| problems.into_iter().map(miette::Report::new).collect())

@@ -150,6 +150,19 @@ impl Ruleset {
     }
 }
 
+/// Read a file the user named (a scenario, a dice file) as a source for diagnostics.
+pub fn read_source(path: &Path) -> Result<SourceFile, miette::Report> {
+    let name = path.display().to_string();
+    match fs::read_to_string(path) {
+        Ok(text) => Ok(SourceFile::new(name, text)),
+        Err(error) => Err(RulesetProblem::Read {
+            path: name,
+            message: error.to_string(),
+        }
+        .into()),
+    }
+}
+
 /// Load and check the ruleset in `dir`.
 pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
     let shown = dir.display().to_string();

@@ -231,11 +231,7 @@ fn check_hooks(
         let arities = script.arities(function);
         let function_span = Span::new(span.start + module.len() + 2, span.end);
         if arities.is_empty() {
-            let known = script
-                .functions
-                .iter()
-                .map(|(name, _)| name.clone())
-                .collect();
+            let known = script.function_names();
             problems.push(
                 UnknownName::new(
                     "affray::ruleset::unknown_script_function",
@@ -787,11 +783,7 @@ impl Names<'_> {
         };
         let arities = script.arities(&function.value);
         if arities.is_empty() {
-            let known = script
-                .functions
-                .iter()
-                .map(|(name, _)| name.clone())
-                .collect();
+            let known = script.function_names();
             problems.push(
                 UnknownName::new(
                     "affray::table::unknown_script_function",

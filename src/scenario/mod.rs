@@ -71,14 +71,7 @@ pub struct ScriptedChoice {
 /// Load a scenario and its ruleset. The ruleset is `ruleset_dir` when given (to run a
 /// scenario under a house-ruled copy), else the one the scenario names.
 pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenario), Problems> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| {
-        vec![miette::Report::new(RulesetProblem::Read {
-            path: name.clone(),
-            message: error.to_string(),
-        })]
-    })?;
-    let file = SourceFile::new(name, text);
+    let file = ruleset::read_source(path).map_err(|error| vec![error])?;
     let decoded = resolve::decode(&file)?;
     let named = decoded.ruleset.get_ref().clone();
     let (dir, by_location) = match ruleset_dir {

@@ -30,6 +30,14 @@ pub struct Script {
 }
 
 impl Script {
+    /// The names of its functions, for suggestions.
+    pub fn function_names(&self) -> Vec<String> {
+        self.functions
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     /// The arities under which `function` is defined (rhai overloads by arity).
     pub fn arities(&self, function: &str) -> Vec<usize> {
         self.functions
