@@ -14,7 +14,7 @@ use thiserror::Error;
 
 pub use chooser::{Chooser, Decision, FirstOption, ScriptedChooser};
 pub use primitives::{Primitive, RowRolled, ScriptCall};
-pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponState};
+pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, WeaponState};
 
 use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
@@ -75,6 +75,9 @@ pub struct Core {
     /// An error that must stop the fight, raised inside a primitive called by a script.
     fatal: Option<FightError>,
     dice_cache: std::collections::HashMap<String, crate::dice::DiceExpr>,
+    /// Distance between every two combatants (row-major, `count` x `count`, symmetric):
+    /// the scenario's starting distance between sides, 0 between allies.
+    distances: Vec<i64>,
 }
 
 struct Shared {
@@ -133,10 +136,19 @@ impl FightHandle {
                 .or_else(|| equipment.shields.get(id))
                 .map_or(0, |w| i64::from(w.hp))
         };
-        let combatants = scenario
+        let combatants: Vec<Combatant> = scenario
             .combatants
             .iter()
             .map(|spec| Combatant::new(spec.clone(), &locations, weapon_hp))
+            .collect();
+        let start = i64::from(scenario.distance.unwrap_or(0));
+        let distances = combatants
+            .iter()
+            .flat_map(|a| {
+                combatants
+                    .iter()
+                    .map(move |b| if a.spec.side == b.spec.side { 0 } else { start })
+            })
             .collect();
         let core = Core {
             combatants,
@@ -145,6 +157,7 @@ impl FightHandle {
             events: setup.log.then(Vec::new),
             fatal: None,
             dice_cache: std::collections::HashMap::new(),
+            distances,
         };
         Ok(FightHandle(Arc::new(Shared {
             ruleset,

@@ -12,7 +12,7 @@ use crate::tables::{
     Action, Cell, DurationUnit, Key, ModifierValue, Table, TableKind, Value, roll_on_table_adjusted,
 };
 
-use super::state::{ActiveCondition, Remaining};
+use super::state::{ActiveCondition, Remaining, WeaponPlace};
 use super::{FightError, FightHandle};
 
 /// A primitive's failure: a message for the script's author.
@@ -180,14 +180,53 @@ impl FightHandle {
         i64::from(self.0.distance.unwrap_or(0))
     }
 
-    /// The weapons and shields `who` still holds, by id.
-    pub fn weapons(&self, who: usize) -> Vec<String> {
+    /// The distance between two combatants now.
+    pub fn distance_between(&self, a: usize, b: usize) -> i64 {
+        let core = self.core();
+        core.distances[a * core.combatants.len() + b]
+    }
+
+    /// Move two combatants to `metres` apart (never below 0); logged.
+    pub fn set_distance(&self, a: usize, b: usize, metres: i64) {
+        let metres = metres.max(0);
+        let names = {
+            let mut core = self.core();
+            let count = core.combatants.len();
+            core.distances[a * count + b] = metres;
+            core.distances[b * count + a] = metres;
+            [
+                core.combatants[a].spec.name.clone(),
+                core.combatants[b].spec.name.clone(),
+            ]
+        };
+        self.emit(Event::Distance {
+            between: names,
+            distance: metres,
+        });
+    }
+
+    fn weapons_at(&self, who: usize, place: WeaponPlace) -> Vec<String> {
         self.core().combatants[who]
             .weapons
             .iter()
-            .filter(|w| !w.dropped)
+            .filter(|w| w.place == place)
             .map(|w| w.id.clone())
             .collect()
+    }
+
+    /// The weapons and shields `who` holds in hand, by id.
+    pub fn weapons(&self, who: usize) -> Vec<String> {
+        self.weapons_at(who, WeaponPlace::InHand)
+    }
+
+    /// The weapons `who` carries but does not hold (sheathed, slung).
+    pub fn carried_weapons(&self, who: usize) -> Vec<String> {
+        self.weapons_at(who, WeaponPlace::Carried)
+    }
+
+    /// The weapons `who` has dropped, lost or had taken.
+    pub fn dropped_weapons(&self, who: usize) -> Vec<String> {
+        self.weapons_at(who, WeaponPlace::Dropped)
     }
 
     /// A weapon or shield of equipment.toml.
@@ -205,18 +244,58 @@ impl FightHandle {
     }
 
     pub fn drop_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+        self.move_weapon(
+            who,
+            id,
+            &[WeaponPlace::InHand],
+            WeaponPlace::Dropped,
+            "drops",
+        )
+    }
+
+    /// Sheathe or sling a weapon in hand.
+    pub fn stow_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+        self.move_weapon(
+            who,
+            id,
+            &[WeaponPlace::InHand],
+            WeaponPlace::Carried,
+            "stows",
+        )
+    }
+
+    /// Take a carried or dropped weapon in hand.
+    pub fn ready_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+        let from = [WeaponPlace::Carried, WeaponPlace::Dropped];
+        self.move_weapon(who, id, &from, WeaponPlace::InHand, "readies")
+    }
+
+    fn move_weapon(
+        &self,
+        who: usize,
+        id: &str,
+        from: &[WeaponPlace],
+        to: WeaponPlace,
+        verb: &str,
+    ) -> Primitive<()> {
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
             let weapon = combatant
                 .weapons
                 .iter_mut()
-                .find(|w| w.id == id && !w.dropped)
-                .ok_or_else(|| format!("{} holds no `{id}`", combatant.spec.name))?;
-            weapon.dropped = true;
+                .find(|w| w.id == id && from.contains(&w.place))
+                .ok_or_else(|| {
+                    let state = match to {
+                        WeaponPlace::InHand => "carries or dropped",
+                        _ => "holds",
+                    };
+                    format!("{} {state} no `{id}`", combatant.spec.name)
+                })?;
+            weapon.place = to;
             combatant.spec.name.clone()
         };
-        self.note(format!("{name} drops the {}", self.weapon(id)?.name));
+        self.note(format!("{name} {verb} the {}", self.weapon(id)?.name));
         Ok(())
     }
 
@@ -253,6 +332,28 @@ impl FightHandle {
 
     pub fn armour(&self, who: usize, location: &str) -> Primitive<i64> {
         self.location_value(who, location, |l| l.armour)
+    }
+
+    /// Change a location's armour points (armour damaged, taken off, or put on); logged.
+    pub fn set_armour(&self, who: usize, location: &str, armour: i64) -> Primitive<()> {
+        let armour = armour.max(0);
+        let name = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let name = combatant.spec.name.clone();
+            combatant
+                .locations
+                .get_mut(location)
+                .ok_or_else(|| format!("{name} has no location `{location}`"))?
+                .armour = armour;
+            name
+        };
+        self.emit(Event::Armour {
+            who: name,
+            location: location.to_string(),
+            armour,
+        });
+        Ok(())
     }
 
     /// Set a location's hit points, and its starting hit points with them (a setup hook

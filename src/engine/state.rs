@@ -33,7 +33,16 @@ pub struct Location {
 pub struct WeaponState {
     pub id: String,
     pub hit_points: i64,
-    pub dropped: bool,
+    pub place: WeaponPlace,
+}
+
+/// Where a weapon of the scenario is: every one starts in hand; a ruleset's scripts stow
+/// (sheathe, sling) and ready them, and blows and fumbles make them drop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeaponPlace {
+    InHand,
+    Carried,
+    Dropped,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +80,7 @@ impl Combatant {
             .map(|id| WeaponState {
                 id: id.clone(),
                 hit_points: weapon_hp(id),
-                dropped: false,
+                place: WeaponPlace::InHand,
             })
             .collect();
         Combatant {

@@ -67,6 +67,17 @@ pub enum Event {
         amount: i64,
         hit_points: i64,
     },
+    /// Armour points of a location changed.
+    Armour {
+        who: String,
+        location: String,
+        armour: i64,
+    },
+    /// Two combatants are now this far apart.
+    Distance {
+        between: [String; 2],
+        distance: i64,
+    },
     ActionSpent {
         who: String,
         reason: String,

@@ -116,6 +116,18 @@ pub fn render_text(event: &Event, out: &mut String) {
             out,
             "    {who} takes {amount} to {location}, {hit_points} HP left there"
         ),
+        Event::Armour {
+            who,
+            location,
+            armour,
+        } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
+        Event::Distance {
+            between: [a, b],
+            distance,
+        } => match distance {
+            0 => writeln!(out, "    {a} and {b} are engaged"),
+            d => writeln!(out, "    {a} and {b} are {d} apart"),
+        },
         Event::ActionSpent {
             who,
             reason,

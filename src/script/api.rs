@@ -118,11 +118,44 @@ pub fn register(engine: &mut Engine) {
         f.has_fight_option(name)
     });
     engine.register_fn("distance", |f: &mut FightHandle| f.distance());
+    engine.register_fn(
+        "distance",
+        |f: &mut FightHandle, a: i64, b: i64| -> Result<i64> {
+            Ok(f.distance_between(who(f, a)?, who(f, b)?))
+        },
+    );
+    engine.register_fn(
+        "set_distance",
+        |f: &mut FightHandle, a: i64, b: i64, metres: i64| -> Result<()> {
+            f.set_distance(who(f, a)?, who(f, b)?, metres);
+            Ok(())
+        },
+    );
 
     // Weapons.
     engine.register_fn("weapons", |f: &mut FightHandle, w: i64| -> Result<Array> {
         Ok(texts(f.weapons(who(f, w)?)))
     });
+    engine.register_fn(
+        "carried_weapons",
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.carried_weapons(who(f, w)?))) },
+    );
+    engine.register_fn(
+        "dropped_weapons",
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.dropped_weapons(who(f, w)?))) },
+    );
+    engine.register_fn(
+        "stow_weapon",
+        |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
+            Ok(f.stow_weapon(who(f, w)?, id)?)
+        },
+    );
+    engine.register_fn(
+        "ready_weapon",
+        |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
+            Ok(f.ready_weapon(who(f, w)?, id)?)
+        },
+    );
     engine.register_fn("is_shield", |f: &mut FightHandle, id: &str| f.is_shield(id));
     engine.register_fn(
         "drop_weapon",
@@ -152,6 +185,22 @@ pub fn register(engine: &mut Engine) {
             weapon
                 .range
                 .map_or(Dynamic::UNIT, |r| Dynamic::from(i64::from(r))),
+        );
+        map.insert(
+            "load".into(),
+            weapon
+                .load
+                .map_or(Dynamic::UNIT, |n| Dynamic::from(i64::from(n))),
+        );
+        map.insert(
+            "hands".into(),
+            weapon
+                .hands
+                .map_or(Dynamic::UNIT, |n| Dynamic::from(i64::from(n))),
+        );
+        map.insert(
+            "damage_modifier".into(),
+            weapon.damage_modifier.map_or(Dynamic::UNIT, Dynamic::from),
         );
         map.insert("shield".into(), f.is_shield(id).into());
         Ok(map)
@@ -183,6 +232,12 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "armour",
         |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> { Ok(f.armour(who(f, w)?, at)?) },
+    );
+    engine.register_fn(
+        "set_armour",
+        |f: &mut FightHandle, w: i64, at: &str, ap: i64| -> Result<()> {
+            Ok(f.set_armour(who(f, w)?, at, ap)?)
+        },
     );
     engine.register_fn(
         "damage",
