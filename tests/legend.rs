@@ -17,11 +17,11 @@ fn legend_checks_clean() {
     let (tables, rest) = summary.split_once(", 4 scripts (").expect("four scripts");
     assert_eq!(
         tables,
-        "rulesets/legend: Legend is valid: 14 tables (6 roll, 1 effects, 4 modifiers, 1 matrix, 2 lookup)"
+        "rulesets/legend: Legend is valid: 16 tables (4 lookup, 6 roll, 1 effects, 4 modifiers, 1 matrix)"
     );
     assert_eq!(
         rest.split_once("), ").map(|(_, tail)| tail),
-        Some("8 formulas, 20 weapons, 3 shields, 6 armours, 5 scenarios\n")
+        Some("8 formulas, 20 weapons, 3 shields, 6 armours, 10 scenarios\n")
     );
 }
 

@@ -142,12 +142,17 @@ impl FightHandle {
             .map(|spec| Combatant::new(spec.clone(), &locations, weapon_hp))
             .collect();
         let start = i64::from(scenario.distance.unwrap_or(0));
+        let engaged = |a: &Combatant, b: &Combatant| {
+            a.spec.side == b.spec.side
+                || a.spec.engaged.contains(&b.spec.name)
+                || b.spec.engaged.contains(&a.spec.name)
+        };
         let distances = combatants
             .iter()
             .flat_map(|a| {
                 combatants
                     .iter()
-                    .map(move |b| if a.spec.side == b.spec.side { 0 } else { start })
+                    .map(move |b| if engaged(a, b) { 0 } else { start })
             })
             .collect();
         let core = Core {

@@ -63,6 +63,10 @@ pub struct CombatantEntry {
     /// Situational modifiers that apply to this combatant only.
     #[serde(default)]
     pub modifiers: Vec<Spanned<String>>,
+    /// Combatants of other sides this one starts in close combat with (distance 0), when
+    /// the scenario's `distance` keeps the rest apart.
+    #[serde(default)]
+    pub engaged: Vec<Spanned<String>>,
 }
 
 // Skills, statistics and armour take a number or a text; serde's untagged enums cannot

@@ -44,6 +44,8 @@ pub struct CombatantSpec {
     pub hit_points: IndexMap<String, i64>,
     pub options: Vec<String>,
     pub modifiers: Vec<String>,
+    /// Combatants it starts in close combat with.
+    pub engaged: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

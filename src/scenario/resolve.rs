@@ -147,6 +147,19 @@ pub(super) fn resolve(
             combatants.push(spec);
         }
     }
+    let names: Vec<String> = combatants
+        .iter()
+        .map(|c: &CombatantSpec| c.name.clone())
+        .collect();
+    for entry in &decoded.combatants {
+        check.names(
+            &entry.engaged,
+            &names,
+            "combatant",
+            "affray::scenario::unknown_combatant",
+            "of this scenario",
+        );
+    }
     let mut sides: Vec<&str> = decoded.combatants.iter().map(|c| c.side.as_str()).collect();
     sides.sort_unstable();
     sides.dedup();
@@ -393,6 +406,7 @@ impl Check<'_> {
             hit_points,
             options,
             modifiers,
+            engaged: entry.engaged.iter().map(|e| e.get_ref().clone()).collect(),
         };
         if entry.count.is_none() {
             return vec![base];
