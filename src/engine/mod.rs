@@ -78,6 +78,20 @@ pub struct Core {
     /// Distance between every two combatants (row-major, `count` x `count`, symmetric):
     /// the scenario's starting distance between sides, 0 between allies.
     distances: Vec<i64>,
+    /// Combatants holding their turn until another's (a delayed action), in the order
+    /// they began to wait.
+    waiting: Vec<Waiting>,
+    /// Whose turn it is, while a turn runs.
+    turn_of: Option<usize>,
+}
+
+/// A combatant holding its turn until `until` acts: then it acts right after, or, when
+/// `interrupt`, tries to act right before (the `interrupt` hook decides).
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    who: usize,
+    until: usize,
+    interrupt: bool,
 }
 
 struct Shared {
@@ -163,6 +177,8 @@ impl FightHandle {
             fatal: None,
             dice_cache: std::collections::HashMap::new(),
             distances,
+            waiting: Vec::new(),
+            turn_of: None,
         };
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
@@ -254,16 +270,21 @@ impl FightHandle {
         for round in 1..=max_rounds {
             self.core().round = round;
             self.emit(Event::RoundStarted { round });
-            let order = self.initiative_order()?;
+            let mut order = self.initiative_order()?;
             loop {
                 let mut acted = false;
-                for &who in &order {
-                    if self.is_out(who) || self.core().combatants[who].actions_left <= 0 {
+                let mut next = 0;
+                while next < order.len() {
+                    let who = order[next];
+                    next += 1;
+                    if self.is_out(who)
+                        || self.core().combatants[who].actions_left <= 0
+                        || self.is_waiting(who)
+                    {
                         continue;
                     }
-                    self.take_turn(who)?;
                     acted = true;
-                    if let Some(outcome) = self.finished(round)? {
+                    if let Some(outcome) = self.turn_with_waiters(who, &mut order, &mut next)? {
                         return Ok(outcome);
                     }
                 }
@@ -271,6 +292,8 @@ impl FightHandle {
                     break;
                 }
             }
+            // Whoever still waits when the round ends has let its turn pass.
+            self.core().waiting.clear();
             if self.has_hook("round_end") {
                 self.hook("round_end", &[])?;
             }
@@ -337,6 +360,92 @@ impl FightHandle {
         Ok(order)
     }
 
+    fn is_waiting(&self, who: usize) -> bool {
+        self.core().waiting.iter().any(|w| w.who == who)
+    }
+
+    /// Take those waiting for `until` (interrupting or not) off the waiting list.
+    fn waiters(&self, until: usize, interrupt: bool) -> Vec<usize> {
+        let mut core = self.core();
+        let found = core
+            .waiting
+            .iter()
+            .filter(|w| w.until == until && w.interrupt == interrupt)
+            .map(|w| w.who)
+            .collect();
+        core.waiting
+            .retain(|w| !(w.until == until && w.interrupt == interrupt));
+        found
+    }
+
+    /// `who`'s turn, with those who wait for it: interrupters that win (the `interrupt`
+    /// hook) act first, the rest right after it. Each delayed combatant moves in `order`
+    /// next to `who` for the rest of the round; `next` stays past everyone who acted.
+    fn turn_with_waiters(
+        &self,
+        who: usize,
+        order: &mut Vec<usize>,
+        next: &mut usize,
+    ) -> Result<Option<Outcome>, FightError> {
+        let round = self.core().round;
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        for waiter in self.waiters(who, true) {
+            let first = !self.has_hook("interrupt")
+                || self
+                    .hook(
+                        "interrupt",
+                        &[HookArgument::Who(waiter), HookArgument::Who(who)],
+                    )?
+                    .as_bool();
+            if first { &mut before } else { &mut after }.push(waiter);
+        }
+        for &waiter in &before {
+            self.delayed_turn(waiter, who)?;
+            if let Some(outcome) = self.finished(round)? {
+                return Ok(Some(outcome));
+            }
+        }
+        if !self.is_out(who) && self.core().combatants[who].actions_left > 0 {
+            self.take_turn(who)?;
+            if let Some(outcome) = self.finished(round)? {
+                return Ok(Some(outcome));
+            }
+        }
+        after.extend(self.waiters(who, false));
+        for &waiter in &after {
+            self.delayed_turn(waiter, who)?;
+            if let Some(outcome) = self.finished(round)? {
+                return Ok(Some(outcome));
+            }
+        }
+        // The new places: interrupters before `who`, the others after it.
+        let moved: Vec<usize> = before.iter().chain(&after).copied().collect();
+        order.retain(|w| !moved.contains(w));
+        let at = order.iter().position(|&w| w == who).unwrap_or(order.len());
+        for (offset, &waiter) in after.iter().enumerate() {
+            order.insert((at + 1 + offset).min(order.len()), waiter);
+        }
+        for &waiter in before.iter().rev() {
+            order.insert(at, waiter);
+        }
+        let at = order.iter().position(|&w| w == who).unwrap_or(order.len());
+        *next = (*next).max(at + 1 + after.len()).min(order.len());
+        Ok(None)
+    }
+
+    /// The turn a delayed combatant takes next to `until`'s, at `until`'s initiative.
+    fn delayed_turn(&self, who: usize, until: usize) -> Result<(), FightError> {
+        if self.is_out(who) || self.core().combatants[who].actions_left <= 0 {
+            return Ok(());
+        }
+        {
+            let mut core = self.core();
+            core.combatants[who].initiative = core.combatants[until].initiative;
+        }
+        self.take_turn(who)
+    }
+
     fn take_turn(&self, who: usize) -> Result<(), FightError> {
         let (name, actions_left) = {
             let core = self.core();
@@ -356,9 +465,15 @@ impl FightHandle {
         self.core().combatants[who].actions_left -= 1;
         if !options.is_empty() {
             let action = self.choose(who, "action", options)?;
-            self.hook("act", &[HookArgument::Who(who), HookArgument::Text(action)])?;
+            self.core().turn_of = Some(who);
+            let acted = self.hook("act", &[HookArgument::Who(who), HookArgument::Text(action)]);
+            self.core().turn_of = None;
+            acted?;
         }
-        self.tick_actions(who);
+        // A combatant who chose to wait has not used its action yet.
+        if !self.is_waiting(who) {
+            self.tick_actions(who);
+        }
         Ok(())
     }
 

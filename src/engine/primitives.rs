@@ -421,6 +421,50 @@ impl FightHandle {
         }
     }
 
+    /// The initiative `who` acts at this round (a delayed action takes the initiative of
+    /// the combatant it waited for).
+    pub fn initiative(&self, who: usize) -> i64 {
+        self.core().combatants[who].initiative
+    }
+
+    /// During `who`'s own turn: keep the action and wait until `until` acts, then act
+    /// right after it, or, with `interrupt`, right before it if the ruleset's `interrupt`
+    /// hook says so. Whoever still waits at the end of the round lets the turn pass.
+    pub fn wait_for(&self, who: usize, until: usize, interrupt: bool) -> Primitive<()> {
+        let names = {
+            let mut core = self.core();
+            if core.turn_of != Some(who) {
+                return Err(format!(
+                    "{} can only wait during its own turn",
+                    core.combatants[who].spec.name
+                ));
+            }
+            if who == until {
+                return Err(format!(
+                    "{} cannot wait for itself",
+                    core.combatants[who].spec.name
+                ));
+            }
+            core.combatants[who].actions_left += 1;
+            core.waiting.push(super::Waiting {
+                who,
+                until,
+                interrupt,
+            });
+            [
+                core.combatants[who].spec.name.clone(),
+                core.combatants[until].spec.name.clone(),
+            ]
+        };
+        let [who, until] = names;
+        self.emit(Event::Waits {
+            who,
+            until,
+            interrupt,
+        });
+        Ok(())
+    }
+
     /// Lose `count` actions: those left this round first, the rest from the next round.
     pub fn lose_actions(&self, who: usize, count: i64) {
         let name = {

@@ -83,6 +83,13 @@ pub enum Event {
         reason: String,
         actions_left: i64,
     },
+    /// A combatant holds its action until another acts (to act after it, or to try to
+    /// interrupt it).
+    Waits {
+        who: String,
+        until: String,
+        interrupt: bool,
+    },
     ActionsLost {
         who: String,
         count: i64,

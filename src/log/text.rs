@@ -136,6 +136,14 @@ pub fn render_text(event: &Event, out: &mut String) {
             out,
             "    {who} spends an action on {reason} ({actions_left} left)"
         ),
+        Event::Waits {
+            who,
+            until,
+            interrupt,
+        } => match interrupt {
+            true => writeln!(out, "    {who} waits to interrupt {until}"),
+            false => writeln!(out, "    {who} waits until {until} has acted"),
+        },
         Event::ActionsLost { who, count: lost } => {
             writeln!(out, "    {who} loses {}", count(*lost, "action"))
         }

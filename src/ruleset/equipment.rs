@@ -23,6 +23,10 @@ pub struct EquipmentFile {
 #[serde(deny_unknown_fields)]
 pub struct WeaponEntry {
     pub name: String,
+    /// The skill a combatant uses with it, in systems where each weapon has its own
+    /// (a free name, matched against the skills a scenario gives).
+    #[serde(default)]
+    pub skill: Option<String>,
     pub damage: Spanned<String>,
     #[serde(default)]
     pub size: Option<Spanned<String>>,
@@ -76,6 +80,8 @@ pub struct Equipment {
 #[derive(Clone, Debug, Serialize)]
 pub struct Weapon {
     pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
     pub damage: DiceExpr,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,

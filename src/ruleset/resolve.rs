@@ -454,6 +454,7 @@ fn resolve_equipment(
             traits: entry.traits.iter().map(|t| t.get_ref().clone()).collect(),
             range: entry.range,
             load: entry.load,
+            skill: entry.skill.clone(),
             damage_modifier: entry.damage_modifier,
             notes: entry.notes.clone(),
         })

@@ -170,6 +170,10 @@ pub fn register(engine: &mut Engine) {
         map.insert("name".into(), weapon.name.clone().into());
         map.insert("damage".into(), weapon.damage.to_string().into());
         map.insert(
+            "skill".into(),
+            weapon.skill.clone().map_or(Dynamic::UNIT, Dynamic::from),
+        );
+        map.insert(
             "size".into(),
             weapon.size.clone().map_or(Dynamic::UNIT, Dynamic::from),
         );
@@ -255,6 +259,15 @@ pub fn register(engine: &mut Engine) {
         "spend_action",
         |f: &mut FightHandle, w: i64, reason: &str| -> Result<bool> {
             Ok(f.spend_action(who(f, w)?, reason))
+        },
+    );
+    engine.register_fn("initiative", |f: &mut FightHandle, w: i64| -> Result<i64> {
+        Ok(f.initiative(who(f, w)?))
+    });
+    engine.register_fn(
+        "wait_for",
+        |f: &mut FightHandle, w: i64, until: i64, interrupt: bool| -> Result<()> {
+            Ok(f.wait_for(who(f, w)?, who(f, until)?, interrupt)?)
         },
     );
     engine.register_fn(
