@@ -175,9 +175,14 @@ impl Diagnostic for UnknownName {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let known = if self.known.is_empty() {
-            format!("there are none {}", self.known_from)
-        } else {
+        if self.known.is_empty() {
+            return Some(Box::new(format!(
+                "there are no {} {}",
+                plural(self.kind),
+                self.known_from
+            )));
+        }
+        let known = {
             format!(
                 "{} {}: {}",
                 plural(self.kind),
