@@ -1,0 +1,238 @@
+//! The RuneQuest SRD ruleset: it checks clean, and given dice walk through every cell of
+//! the Parry and Dodge tables with the printed result.
+
+mod common;
+
+use common::{affray, root, scratch, text};
+
+use std::fs;
+
+#[test]
+fn runequest_srd_checks_clean() {
+    let output = affray(root(), &["check", "rulesets/runequest-srd"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("7 tables (1 roll, 3 modifiers, 3 matrix)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("6 scenarios"), "{stdout}");
+}
+
+/// Rolls for a skill of 60: a critical is 6 or less.
+fn roll_for(level: &str) -> u32 {
+    match level {
+        "critical" => 3,
+        "success" => 50,
+        _ => 90,
+    }
+}
+
+/// One exchange with given dice: Aelfric (longsword 60) attacks Beorn, who parries with
+/// his longsword (4 AP) or dodges. Dice: the two Strike Ranks, the attack (a plain
+/// success, so a reaction is allowed), the defender's roll, the attacker's opposed roll,
+/// then 8 for damage (or the location when no damage is rolled) and 10. The fight runs
+/// out of dice after the exchange; what matters is what the exchange printed.
+fn exchange(reaction: &str, attacker: &str, defender: &str) -> String {
+    let dir = scratch(&format!("rq-{reaction}-{attacker}-{defender}"));
+    let ruleset = root().join("rulesets/runequest-srd");
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "One exchange"
+
+[[combatants]]
+name = "Aelfric"
+side = "a"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 12, CHA = 10 }}
+skills = {{ one_handed_sword = 60, dodge = 60 }}
+weapons = ["longsword"]
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 20, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 20, combat_actions = 2 }}
+
+[[combatants]]
+name = "Beorn"
+side = "b"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 10, CHA = 10 }}
+skills = {{ one_handed_sword = 60, dodge = 60 }}
+weapons = ["longsword"]
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 20, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 0, combat_actions = 2 }}
+engaged = ["Aelfric"]
+
+[[choices]]
+decision = "reaction"
+by = "Beorn"
+choose = "{reaction}"
+"#,
+        ruleset = ruleset.display().to_string().replace('\\', "/"),
+    );
+    fs::write(dir.join("exchange.toml"), scenario).unwrap();
+    let dice = format!(
+        "5 5\n50 {} {}\n8 10\n",
+        roll_for(defender),
+        roll_for(attacker)
+    );
+    fs::write(dir.join("dice.txt"), dice).unwrap();
+    let output = affray(&dir, &["fight", "exchange.toml", "--dice", "dice.txt"]);
+    let _ = fs::remove_dir_all(&dir);
+    text(&output.stdout)
+}
+
+fn assert_exchange(reaction: &str, attacker: &str, defender: &str, expected: &[&str]) {
+    let log = exchange(reaction, attacker, defender);
+    for line in expected {
+        assert!(
+            log.contains(line),
+            "{reaction}: attacker {attacker}, defender {defender}: expected `{line}` in\n{log}"
+        );
+    }
+}
+
+#[test]
+fn every_cell_of_the_parry_table_does_what_it_prints() {
+    let cells: [(&str, &str, &[&str]); 9] = [
+        (
+            "failure",
+            "failure",
+            &["parry table: hits", "Beorn takes 8 to"],
+        ),
+        (
+            "failure",
+            "success",
+            &[
+                "parry table: deduct_ap 200%",
+                "the Longsword takes 8 off the damage: 0 left",
+            ],
+        ),
+        (
+            "failure",
+            "critical",
+            &[
+                "parry table: misses riposte",
+                "the attack fails",
+                "Beorn makes a free attack on Aelfric (riposte)",
+            ],
+        ),
+        (
+            "success",
+            "failure",
+            &["parry table: hits", "Beorn takes 8 to"],
+        ),
+        (
+            "success",
+            "success",
+            &[
+                "parry table: deduct_ap 100%",
+                "the Longsword takes 4 off the damage: 4 left",
+                "Beorn takes 4 to",
+            ],
+        ),
+        (
+            "success",
+            "critical",
+            &[
+                "parry table: deduct_ap 200% riposte",
+                "the Longsword takes 8 off the damage: 0 left",
+                "Beorn makes a free attack on Aelfric (riposte)",
+            ],
+        ),
+        (
+            "critical",
+            "failure",
+            &[
+                "parry table: critical_hit",
+                "critical damage: 8",
+                "Beorn takes 8 to",
+            ],
+        ),
+        (
+            "critical",
+            "success",
+            &[
+                "parry table: deduct_ap 50%",
+                "the Longsword takes 2 off the damage: 6 left",
+                "Beorn takes 6 to",
+            ],
+        ),
+        (
+            "critical",
+            "critical",
+            &[
+                "parry table: deduct_ap 100%",
+                "the Longsword takes 4 off the damage: 4 left",
+            ],
+        ),
+    ];
+    for (attacker, defender, expected) in cells {
+        assert_exchange("parry", attacker, defender, expected);
+    }
+}
+
+#[test]
+fn every_cell_of_the_dodge_table_does_what_it_prints() {
+    let cells: [(&str, &str, &[&str]); 9] = [
+        (
+            "failure",
+            "failure",
+            &["dodge table: hits", "Beorn takes 8 to"],
+        ),
+        (
+            "failure",
+            "success",
+            &["dodge table: misses", "the attack fails"],
+        ),
+        (
+            "failure",
+            "critical",
+            &[
+                "dodge table: misses overextended",
+                "the attack fails",
+                "Aelfric: overextended",
+            ],
+        ),
+        (
+            "success",
+            "failure",
+            &["dodge table: hits", "Beorn takes 8 to"],
+        ),
+        (
+            "success",
+            "success",
+            &[
+                "dodge table: minimum_damage give_ground",
+                "minimum damage of 1D8: 1",
+                "Beorn gives ground 4 m",
+            ],
+        ),
+        (
+            "success",
+            "critical",
+            &["dodge table: misses", "the attack fails"],
+        ),
+        (
+            "critical",
+            "failure",
+            &[
+                "dodge table: critical_hit",
+                "critical damage: 8",
+                "Beorn takes 8 to",
+            ],
+        ),
+        (
+            "critical",
+            "success",
+            &["dodge table: hits", "Beorn takes 8 to"],
+        ),
+        (
+            "critical",
+            "critical",
+            &[
+                "dodge table: minimum_damage give_ground",
+                "minimum damage of 1D8: 1",
+            ],
+        ),
+    ];
+    for (attacker, defender, expected) in cells {
+        assert_exchange("dodge", attacker, defender, expected);
+    }
+}
