@@ -16,7 +16,7 @@ fn runequest_srd_checks_clean() {
         stdout.contains("7 tables (1 roll, 3 modifiers, 3 matrix)"),
         "{stdout}"
     );
-    assert!(stdout.contains("6 scenarios"), "{stdout}");
+    assert!(stdout.contains("7 scenarios"), "{stdout}");
 }
 
 /// Rolls for a skill of 60: a critical is 6 or less.
