@@ -366,22 +366,29 @@ pub fn register(engine: &mut Engine) {
             Ok(row_map(row.result, row.row, row.label))
         },
     );
+    // A matrix key may be a name or a number (a SIZ, a damage total), on either axis.
     engine.register_fn(
         "matrix",
-        |f: &mut FightHandle, table: &str, row: &str, column: &str| -> Result<Map> {
-            let mut map = Map::new();
-            match f.matrix_cell(table, row, column)? {
-                Cell::Empty => {}
-                Cell::Wins { side, levels } => {
-                    map.insert("side".into(), side.value.clone().into());
-                    map.insert("levels".into(), Dynamic::from(i64::from(*levels)));
-                }
-                Cell::Result { values, .. } => {
-                    let values: Array = values.iter().map(|v| value_to_dynamic(&v.value)).collect();
-                    map.insert("values".into(), values.into());
-                }
-            }
-            Ok(map)
+        |f: &mut FightHandle, table: &str, row: &str, column: &str| {
+            matrix_map(f, table, row, column)
+        },
+    );
+    engine.register_fn(
+        "matrix",
+        |f: &mut FightHandle, table: &str, row: i64, column: &str| {
+            matrix_map(f, table, &row.to_string(), column)
+        },
+    );
+    engine.register_fn(
+        "matrix",
+        |f: &mut FightHandle, table: &str, row: &str, column: i64| {
+            matrix_map(f, table, row, &column.to_string())
+        },
+    );
+    engine.register_fn(
+        "matrix",
+        |f: &mut FightHandle, table: &str, row: i64, column: i64| {
+            matrix_map(f, table, &row.to_string(), &column.to_string())
         },
     );
     engine.register_fn(
@@ -524,4 +531,21 @@ fn modifier_map(value: &ModifierValue) -> Map {
         map.insert(key.into(), value);
     }
     map
+}
+
+/// A matrix cell as a map: `#{}` for `-`, `#{ side, levels }`, or `#{ values }`.
+fn matrix_map(f: &mut FightHandle, table: &str, row: &str, column: &str) -> Result<Map> {
+    let mut map = Map::new();
+    match f.matrix_cell(table, row, column)? {
+        Cell::Empty => {}
+        Cell::Wins { side, levels } => {
+            map.insert("side".into(), side.value.clone().into());
+            map.insert("levels".into(), Dynamic::from(i64::from(*levels)));
+        }
+        Cell::Result { values, .. } => {
+            let values: Array = values.iter().map(|v| value_to_dynamic(&v.value)).collect();
+            map.insert("values".into(), values.into());
+        }
+    }
+    Ok(map)
 }
