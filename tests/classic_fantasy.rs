@@ -18,7 +18,7 @@ fn classic_fantasy_checks_clean() {
         stdout.contains("18 tables (11 lookup, 1 roll, 3 modifiers, 1 effects, 2 matrix)"),
         "{stdout}"
     );
-    assert!(stdout.contains("5 scenarios"), "{stdout}");
+    assert!(stdout.contains("6 scenarios"), "{stdout}");
 }
 
 /// Aelric (Combat Skill `attacker_skill`, acting first) attacks Berin (55%, three Action
