@@ -203,3 +203,514 @@ choose = "none"
         "{log}"
     );
 }
+
+// ---------------------------------------------------------------- every option
+
+/// One option of the chapter, fought by a strong attacker `A` (its `style` names the
+/// action it always takes when legal) against a weak extra `B`.
+struct Case<'a> {
+    name: &'a str,
+    /// Fight options, e.g. `"body_points"`.
+    options: &'a [&'a str],
+    /// Extra TOML lines for A and for B (weapons, statistics, options...).
+    a: &'a str,
+    b: &'a str,
+    /// More TOML after the combatants: a third combatant, `distance`, `[[choices]]`.
+    more: &'a str,
+    /// Each must appear in the log of some seed from 1 to 30.
+    expect: &'a [&'a str],
+}
+
+/// The skills of a combatant: `base` with the pairs of a `skills = { ... }` line of
+/// `extra` put in (replacing those of the same name), and `extra` without that line.
+fn merge_skills(base: &str, extra: &str) -> (String, String) {
+    let mut pairs: Vec<(String, String)> = base
+        .split(", ")
+        .map(|pair| {
+            let (k, v) = pair.split_once(" = ").unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect();
+    let mut rest = Vec::new();
+    for line in extra.lines() {
+        if let Some(inner) = line
+            .strip_prefix("skills = { ")
+            .and_then(|l| l.strip_suffix(" }"))
+        {
+            for pair in inner.split(", ") {
+                let (k, v) = pair.split_once(" = ").unwrap();
+                match pairs.iter_mut().find(|(name, _)| name == k) {
+                    Some(slot) => slot.1 = v.to_string(),
+                    None => pairs.push((k.to_string(), v.to_string())),
+                }
+            }
+        } else {
+            rest.push(line);
+        }
+    }
+    let skills = pairs
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (format!("skills = {{ {skills} }}"), rest.join("\n"))
+}
+
+fn run_case(case: &Case) {
+    let dir = scratch(&format!("opend6-{}", case.name));
+    let (a_skills, a) = merge_skills(
+        r#"agility = "4D", coordination = "4D", physique = "4D", acumen = "4D", charisma = "4D", fighting = "8D", melee_combat = "8D", throwing = "8D", marksmanship = "8D", acrobatics = "8D", lifting = "5D", command = "8D""#,
+        case.a,
+    );
+    let (b_skills, b) = merge_skills(
+        r#"agility = "2D", coordination = "2D", physique = "2D", acumen = "1D", fighting = "2D", melee_combat = "2D", dodge = "2D", lifting = "2D""#,
+        case.b,
+    );
+    let ruleset = root().join("rulesets/opend6");
+    let options = case
+        .options
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "{name}"
+options = [{options}]
+{more_top}
+[[combatants]]
+name = "A"
+side = "a"
+{a_skills}
+{a}
+
+[[combatants]]
+name = "B"
+side = "b"
+{b_skills}
+{b}
+{more}
+"#,
+        ruleset = ruleset.display().to_string().replace('\\', "/"),
+        name = case.name,
+        more_top = if case.more.contains("distance") {
+            "distance = 5"
+        } else {
+            ""
+        },
+        more = case.more.replace("distance = 5", ""),
+    );
+    fs::write(dir.join("case.toml"), &scenario).unwrap();
+    let mut missing: Vec<&str> = case.expect.to_vec();
+    let mut last = String::new();
+    for seed in 1..=30 {
+        let output = affray(&dir, &["fight", "case.toml", "--seed", &seed.to_string()]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: seed {seed}: {}",
+            case.name,
+            text(&output.stderr)
+        );
+        last = text(&output.stdout);
+        missing.retain(|e| !last.contains(e));
+        if missing.is_empty() {
+            break;
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        missing.is_empty(),
+        "{}: never seen {missing:?}\n{scenario}\nlast log:\n{last}",
+        case.name
+    );
+}
+
+const TOUGH_B: &str = r#"statistics = { body_points = 300 }
+options = ["extra"]"#;
+
+#[test]
+fn every_grab_of_the_chapter_does_what_the_text_says() {
+    for case in [
+        Case {
+            name: "choke",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_choke" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 6 (grab)",
+                "A chokes B",
+                "A squeezes B (choke)",
+                "B is no longer held by A",
+            ],
+        },
+        Case {
+            name: "flip",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_flip" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A flips B to the ground",
+                "3D6 flip: slamming into the ground for A",
+                "B is back on her feet",
+                "target_prone_near", // attacking her while prone at point blank
+            ],
+        },
+        Case {
+            name: "hold",
+            options: &["body_points", "standard_modifiers"],
+            a: r#"statistics = { style = "grab_hold" }"#,
+            b: TOUGH_B,
+            more: "",
+            // Strength Damage 2D and bare hands 0, less 3D: nothing to roll.
+            expect: &[
+                "A holds B",
+                "A chooses hold_damage: 3",
+                "A squeezes B (hold)",
+            ],
+        },
+        Case {
+            name: "slam",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_slam" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A grabs B",
+                "A lifts B",
+                "slam: the sturdy object's Toughness",
+                "slammed into a sturdy object: damage",
+                "the sturdy object takes",
+            ],
+        },
+        Case {
+            name: "arm_pin",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_arm_pin" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A pins the arm of B",
+                "breaking difficulty",
+                "(resisted)",
+                "B's arm breaks",
+                "submission difficulty",
+                "B is forced to the ground and submits",
+            ],
+        },
+        Case {
+            name: "tackle",
+            options: &["body_points"],
+            a: r#"statistics = { style = "tackle" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 3 (tackle)",
+                "A tackles B",
+                "A squeezes B (tackle)",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn the_fighting_and_melee_options_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "knockdown",
+            options: &["body_points"],
+            a: r#"statistics = { style = "knockdown" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 6 (knockdown)",
+                "B stumbles: -2D to her next Agility roll",
+                "B is still off balance: -2D",
+                "B stands up (an action)",
+                "target_prone_near",
+            ],
+        },
+        Case {
+            name: "push_too_strong",
+            options: &[],
+            a: r#"skills = { physique = "1D" }
+statistics = { style = "push" }"#,
+            b: "",
+            more: "",
+            expect: &["B is too strong for A to push: a plain attack instead"],
+        },
+        Case {
+            name: "all_out",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: "",
+            more: "",
+            // Strength Damage 3D + 1D + 1D.
+            expect: &["modifiers -6 (all_out): 4", "damage 5D"],
+        },
+        Case {
+            name: "lunge",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["short_sword"]
+statistics = { style = "lunge" }"#,
+            b: "",
+            more: "",
+            // Strength Damage 3D + 1D+1 - 1D.
+            expect: &["modifiers 3 (lunge): 13", "damage 3D+1"],
+        },
+        Case {
+            name: "sweep",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["great_sword"]
+statistics = { style = "sweep" }"#,
+            b: "",
+            more: "",
+            // 10 - 6 + 5 (unwieldy) = 9; damage 3D + 2D+1 - 3D = 2D+1.
+            expect: &["modifiers -1 (sweep, unwieldy weapon): 9", "damage 2D+1"],
+        },
+        Case {
+            name: "acrobatic_trick",
+            options: &[],
+            a: r#"weapons = ["dagger"]
+statistics = { style = "acrobatic_attack" }"#,
+            b: "",
+            more: "",
+            expect: &["acrobatics 15, rolled", "the trick adds"],
+        },
+        Case {
+            name: "all_out_leaves_no_defence",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: r#"weapons = ["club"]
+statistics = { style = "attack" }"#,
+            more: r#"[[choices]]
+decision = "actions"
+by = "A"
+choose = "3""#,
+            expect: &["A loses 2 actions"],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn called_shots_locations_disarms_and_breaking_things_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "called_shot",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "called_shot" }"#,
+            b: "",
+            more: "",
+            // +1D (+3) difficulty, +1D damage: Strength Damage 3D (lifting 5D) + 1D + 1D.
+            expect: &["modifiers 3 (called shot): 13", "damage 5D"],
+        },
+        Case {
+            name: "head",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 5 (location head): 15",
+                "damage modifiers 12",
+                "B's head is hurt (head_hurt): -1 to the rolls it names",
+            ],
+        },
+        Case {
+            name: "chest",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: TOUGH_B,
+            more: r#"[[choices]]
+decision = "location"
+by = "A"
+choose = "chest""#,
+            expect: &["B is hit in the chest: no active defence next round"],
+        },
+        Case {
+            name: "arm_instead_of_wounds",
+            options: &["location_effects_instead_of_wounds"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: "",
+            more: r#"[[choices]]
+decision = "location"
+by = "A"
+choose = "arm""#,
+            expect: &["B's arm is hurt (arm_hurt): -1D to the rolls it names"],
+        },
+        Case {
+            name: "knockout",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "knockout" }"#,
+            b: "",
+            more: "",
+            expect: &[
+                "to knock out",
+                "(half the Wound levels of a knockout blow)",
+                "B is knocked out for",
+            ],
+        },
+        Case {
+            name: "disarm",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "disarm" }"#,
+            b: r#"weapons = ["dagger"]
+statistics = { style = "attack" }"#,
+            more: "",
+            expect: &["at the Dagger", "B drops the Dagger"],
+        },
+        Case {
+            name: "keep_grip",
+            options: &[],
+            a: r#"skills = { acumen = "9D" }
+weapons = ["dagger"]
+statistics = { style = "disarm" }"#,
+            b: r#"skills = { physique = "6D", acumen = "1D" }
+weapons = ["club"]
+statistics = { style = "attack" }"#,
+            more: "",
+            expect: &["B chooses keep_grip: hold_on", "B keeps hold of the Club"],
+        },
+        Case {
+            name: "break",
+            options: &[],
+            a: r#"weapons = ["mace"]
+statistics = { style = "break_weapon" }"#,
+            b: r#"weapons = ["dagger"]"#,
+            more: "",
+            expect: &[
+                "breaking the Dagger: skill total",
+                "the Dagger is destroyed",
+                "the Dagger is weakened: -1D to its Toughness",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn ranged_entangling_group_and_other_options_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "entangle",
+            options: &[],
+            a: r#"weapons = ["bola"]"#,
+            b: r#"skills = { agility = "4D" }"#,
+            more: "distance = 5",
+            expect: &[
+                "B is entangled (to snap or slip it:",
+                "B chooses action: slip_free",
+                "B is free",
+            ],
+        },
+        Case {
+            name: "group_attack",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "group_attack" }"#,
+            b: "",
+            more: r#"[[combatants]]
+name = "C"
+side = "a"
+skills = { agility = "3D", physique = "3D", acumen = "1D", melee_combat = "4D" }
+weapons = ["club"]
+engaged = ["B"]"#,
+            expect: &[
+                "the group attacks B together: +1D each",
+                "C strikes in the commanded group attack: +1D",
+            ],
+        },
+        Case {
+            name: "crouching_sniper",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["crossbow"]"#,
+            b: r#"weapons = ["crossbow"]
+statistics = { style = "sniper" }"#,
+            more: "distance = 5",
+            expect: &["B: crouching", "target_crouching", "reloads the Crossbow"],
+        },
+        Case {
+            name: "surprise_first",
+            options: &[],
+            a: r#"options = ["surprises"]
+weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A surprises the enemy and acts first"],
+        },
+        Case {
+            name: "unwieldy_and_blind",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["long_sword"]
+modifiers = ["attacker_blind"]"#,
+            b: r#"modifiers = ["target_blind"]"#,
+            more: "",
+            expect: &[
+                "modifiers 5 (attacker blind, target blind or attacked from behind, unwieldy weapon): 15",
+            ],
+        },
+        Case {
+            name: "minimum_difficulty",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: r#"modifiers = ["target_blind"]"#,
+            more: "",
+            expect: &["modifiers -18 (all_out, target blind or attacked from behind): 3"],
+        },
+        Case {
+            name: "wild_die_one",
+            options: &["wild_die_one_subtracts"],
+            a: r#"weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A: a 1 on the Wild Die takes itself and the highest die"],
+        },
+        Case {
+            name: "complication",
+            options: &[],
+            a: r#"weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A: a 1 on the Wild Die, a complication: attack costs the next action"],
+        },
+        Case {
+            name: "multiple_weapons",
+            options: &[],
+            a: r#"weapons = ["short_sword", "dagger"]"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &["A chooses weapon: short_sword (of short_sword, dagger; tactics)"],
+        },
+        Case {
+            name: "sheathed",
+            options: &[],
+            a: r#"weapons = ["club"]
+options = ["sheathed"]"#,
+            b: "",
+            more: "",
+            expect: &[
+                "A stows the Club",
+                "A chooses action: ready_weapon",
+                "A readies the Club",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
