@@ -645,6 +645,24 @@ statistics = { style = "sniper" }"#,
             expect: &["B: crouching", "target_crouching", "reloads the Crossbow"],
         },
         Case {
+            name: "shot_at_the_leg",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["crossbow"]
+statistics = { style = "shoot_at_location" }"#,
+            b: TOUGH_B,
+            more: r#"distance = 5
+[[choices]]
+decision = "location"
+by = "A"
+choose = "leg""#,
+            expect: &[
+                "A shoots Crossbow at B, at the leg",
+                "modifiers 5 (location leg)",
+                "damage modifiers -1",
+                "B's leg is hurt (leg_hurt)",
+            ],
+        },
+        Case {
             name: "surprise_first",
             options: &[],
             a: r#"options = ["surprises"]
