@@ -663,6 +663,26 @@ choose = "leg""#,
             ],
         },
         Case {
+            name: "melee_quick_draw",
+            options: &[],
+            a: r#"weapons = ["dagger"]
+options = ["quick_draw", "sheathed"]"#,
+            b: "",
+            more: r#"[[choices]]
+decision = "quick_draw"
+by = "A"
+choose = "announce"
+
+[[choices]]
+decision = "quick_draw_skill"
+by = "A"
+choose = "melee_combat""#,
+            expect: &[
+                "A announces a quick draw: melee_combat 8D",
+                "A quick-draws the Dagger (no action, no penalty)",
+            ],
+        },
+        Case {
             name: "surprise_first",
             options: &[],
             a: r#"options = ["surprises"]
@@ -730,5 +750,52 @@ options = ["sheathed"]"#,
         },
     ] {
         run_case(&case);
+    }
+}
+
+/// Scale: "the object may be large but lightly constructed (such as a hot air balloon).
+/// At these times, the gamemaster should not add the scale modifier to the damage
+/// resistance total."
+#[test]
+fn a_lightly_built_large_target_gets_no_scale_modifier_to_resistance() {
+    for (option, larger) in [("", true), ("lightly_built", false)] {
+        let dir = scratch(&format!("opend6-balloon-{option}"));
+        let ruleset = root().join("rulesets/opend6");
+        let scenario = format!(
+            r#"ruleset = "{ruleset}"
+title = "Balloon"
+
+[[combatants]]
+name = "A"
+side = "a"
+skills = {{ agility = "3D", acumen = "6D", physique = "3D", melee_combat = "8D" }}
+weapons = ["club"]
+
+[[combatants]]
+name = "Balloon"
+side = "b"
+skills = {{ agility = "1D", acumen = "1D", physique = "1D" }}
+statistics = {{ scale = 10 }}
+options = ["extra", "{option}"]
+engaged = ["A"]
+"#,
+            ruleset = ruleset.display().to_string().replace('\\', "/"),
+        );
+        let scenario = scenario.replace(", \"\"]", "]");
+        fs::write(dir.join("balloon.toml"), scenario).unwrap();
+        let mut seen_hit = false;
+        for seed in 1..=20 {
+            let output = affray(
+                &dir,
+                &["fight", "balloon.toml", "--seed", &seed.to_string()],
+            );
+            let log = text(&output.stdout);
+            if log.contains("damage resistance") {
+                seen_hit = true;
+                assert_eq!(log.contains("Balloon is larger: +10"), larger, "{log}");
+            }
+        }
+        let _ = fs::remove_dir_all(&dir);
+        assert!(seen_hit);
     }
 }
