@@ -6,7 +6,7 @@ use crate::dice::DiceExpr;
 use crate::log::Event;
 use crate::parse::parse_dice;
 use crate::ruleset::Weapon;
-use crate::scenario::Statistic;
+use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
     Action, Cell, DurationUnit, Key, ModifierValue, Table, TableKind, Value, roll_on_table_adjusted,
@@ -101,6 +101,16 @@ impl FightHandle {
 
     pub fn skill(&self, who: usize, name: &str) -> i64 {
         self.core().combatants[who].skill(name)
+    }
+
+    /// A skill as written: a dice code (`4D6+2`, the book's `4D+2`) for a dice pool to be
+    /// rolled, or a number skill's number; `0` when absent.
+    pub fn skill_dice(&self, who: usize, name: &str) -> String {
+        match self.core().combatants[who].spec.skills.get(name) {
+            Some(Skill::Dice(dice)) => dice.to_string(),
+            Some(Skill::Number(n)) => n.to_string(),
+            None => "0".into(),
+        }
     }
 
     pub fn has_skill(&self, who: usize, name: &str) -> bool {

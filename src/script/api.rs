@@ -67,6 +67,12 @@ pub fn register(engine: &mut Engine) {
         |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> { Ok(f.skill(who(f, w)?, name)) },
     );
     engine.register_fn(
+        "skill_dice",
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
+            Ok(f.skill_dice(who(f, w)?, name))
+        },
+    );
+    engine.register_fn(
         "has_skill",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
             Ok(f.has_skill(who(f, w)?, name))

@@ -1,0 +1,801 @@
+//! The OpenD6 ruleset: it checks clean, and the Combat Options chapter's two worked
+//! examples come out as printed: the scale modifier of the Centaur and the rats (12),
+//! and the ranger's quick draw (4D Acumen, 8D throwing, two daggers: 7D, moves 3D:
+//! 7D initiative, 4D throwing). Also the engine's `skill_dice`, which rolls a dice-code
+//! skill as a pool.
+
+mod common;
+
+use common::{affray, root, scratch, text};
+
+use std::fs;
+
+#[test]
+fn opend6_checks_clean() {
+    let output = affray(root(), &["check", "rulesets/opend6"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("OpenD6 is valid"), "{stdout}");
+    assert!(stdout.contains("6 scenarios"), "{stdout}");
+}
+
+fn fight(scenario: &str, seed: &str) -> String {
+    let output = affray(root(), &["fight", scenario, "--seed", seed]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    text(&output.stdout)
+}
+
+/// "The rats have a scale value of 9, but are smaller than a Human. With the Centaur's
+/// scale value of 3 larger than a Human, the scale modifier is 12 (3 + 9). ... each rat
+/// gets a +12 to its fighting roll, while the adventurer gets a +12 to his damage
+/// resistance total. When the Centaur attacks a rat, the scale modifier is added to his
+/// combat difficulty and to his damage total."
+#[test]
+fn the_centaur_and_the_rats_have_a_scale_modifier_of_12_both_ways() {
+    let mut seen = [false; 4];
+    for seed in 1..=10 {
+        let log = fight(
+            "rulesets/opend6/scenarios/centaur_and_rats.toml",
+            &seed.to_string(),
+        );
+        seen[0] |= log.contains("is smaller: +12 scale modifier to the fighting total");
+        seen[1] |=
+            log.contains("Centaur is larger: +12 scale modifier to the damage resistance total");
+        seen[2] |= log.contains("scale modifier 12 (attacker larger)");
+        seen[3] |= log.contains("scale modifier +12 to the damage total");
+        // No other scale modifier ever appears.
+        for line in log.lines().filter(|l| l.contains("scale modifier")) {
+            assert!(line.contains("12"), "{line}");
+        }
+    }
+    assert_eq!(seen, [true; 4], "each side of the scale rule was seen");
+}
+
+#[test]
+fn the_scale_formula_adds_across_a_human_and_subtracts_on_one_side() {
+    // Through a scratch scenario: a horse (3) against an elephant (8) is 5; a child (-3)
+    // against a rat (-9) is 6.
+    for (a, b, expected) in [(3, 8, 5), (-3, -9, 6), (3, -9, 12)] {
+        let dir = scratch(&format!("opend6-scale-{a}-{b}"));
+        let ruleset = root().join("rulesets/opend6");
+        let scenario = format!(
+            r#"ruleset = "{ruleset}"
+title = "Scale"
+options = ["standard_modifiers", "no_wild_die"]
+
+[[combatants]]
+name = "A"
+side = "a"
+skills = {{ agility = "3D", acumen = "9D", physique = "3D", fighting = "3D", melee_combat = "3D" }}
+weapons = ["club"]
+statistics = {{ scale = {a} }}
+
+[[combatants]]
+name = "B"
+side = "b"
+skills = {{ agility = "3D", acumen = "1D", physique = "3D", fighting = "3D" }}
+statistics = {{ scale = {b} }}
+engaged = ["A"]
+
+[[choices]]
+decision = "actions"
+by = "A"
+choose = "1"
+
+[[choices]]
+decision = "actions"
+by = "B"
+choose = "1"
+"#,
+            ruleset = ruleset.display().to_string().replace('\\', "/"),
+        );
+        fs::write(dir.join("scale.toml"), scenario).unwrap();
+        let output = affray(&dir, &["fight", "scale.toml", "--seed", "3"]);
+        let _ = fs::remove_dir_all(&dir);
+        let log = text(&output.stdout);
+        assert!(
+            log.contains(&format!("scale modifier {expected} (attacker larger)"))
+                || log.contains(&format!("+{expected} scale modifier")),
+            "scale {a} against {b}: {log}"
+        );
+    }
+}
+
+/// The ranger: "The ranger has 4D in Acumen and 8D in throwing. ... After subtracting
+/// 1D for the extra attack, he now has 7D in the skill, which allows him to add up to 6D
+/// to the initiative roll. He decides to move only 3D. This gives him 7D in Acumen to
+/// determine initiative and 4D in throwing."
+#[test]
+fn the_rangers_quick_draw_gives_7d_initiative_and_4d_throwing() {
+    let log = fight("rulesets/opend6/scenarios/quick_draw_shootout.toml", "1");
+    assert!(
+        log.contains(
+            "Ranger announces a quick draw: throwing 8D, -1D for 2 attacks: 7D; may move up to 6D; moves 3D: Acumen 7D for initiative, throwing 4D"
+        ),
+        "{log}"
+    );
+    // The offered choices: up to 6D may be moved.
+    assert!(
+        log.contains("Ranger chooses quick_draw_dice: 3 (of 0, 1, 2, 3, 4, 5, 6; scenario)"),
+        "{log}"
+    );
+    // Initiative on 7D: six dice and the Wild Die.
+    assert!(
+        log.contains("6D6 initiative (Acumen 7D) for Ranger"),
+        "{log}"
+    );
+    // Both throws of round 1 at 4D: no further multi-action penalty.
+    let round_1 = log.split("Round 2").next().unwrap();
+    assert_eq!(
+        round_1.matches("attack (throwing 4D) for Ranger").count(),
+        2,
+        "{round_1}"
+    );
+}
+
+/// Given dice: a 4D+2 skill rolls three dice and a Wild Die plus 2; a 6 on the Wild Die
+/// explodes, a first 1 is a complication; the total is compared with the difficulty.
+#[test]
+fn a_die_code_rolls_as_a_pool_with_an_exploding_wild_die() {
+    let dir = scratch("opend6-pool");
+    let ruleset = root().join("rulesets/opend6");
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "Pool"
+options = ["standard_modifiers"]
+
+[[combatants]]
+name = "A"
+side = "a"
+skills = {{ agility = "3D", acumen = "1D", physique = "2D", melee_combat = "4D+2" }}
+weapons = ["club"]
+
+[[combatants]]
+name = "B"
+side = "b"
+skills = {{ agility = "3D", acumen = "1D", physique = "2D" }}
+engaged = ["A"]
+
+[[choices]]
+decision = "actions"
+by = "A"
+choose = "1"
+
+[[choices]]
+decision = "actions"
+by = "B"
+choose = "1"
+
+[[choices]]
+decision = "stance"
+by = "A"
+choose = "stand"
+
+[[choices]]
+decision = "action"
+by = "A"
+choose = "attack"
+
+[[choices]]
+decision = "defence"
+by = "B"
+choose = "none"
+"#,
+        ruleset = ruleset.display().to_string().replace('\\', "/"),
+    );
+    fs::write(dir.join("pool.toml"), scenario).unwrap();
+    // Initiative: A's Wild Die 5, B's 2. Attack: 1 2 3, Wild Die 6, explodes 4:
+    // 1+2+3+6+4+2 = 18 against 10. Then the dice run out.
+    fs::write(dir.join("dice.txt"), "5 2\n1 2 3 6 4\n").unwrap();
+    let output = affray(&dir, &["fight", "pool.toml", "--dice", "dice.txt"]);
+    let _ = fs::remove_dir_all(&dir);
+    let log = text(&output.stdout);
+    assert!(
+        log.contains("3D6 attack (melee_combat 4D+2) for A → 6 [1, 2, 3]"),
+        "{log}"
+    );
+    assert!(
+        log.contains("attack (melee_combat 4D+2): Wild Die explodes for A → 4"),
+        "{log}"
+    );
+    assert!(
+        log.contains("A: melee_combat 10, rolled 18: success"),
+        "{log}"
+    );
+}
+
+// ---------------------------------------------------------------- every option
+
+/// One option of the chapter, fought by a strong attacker `A` (its `style` names the
+/// action it always takes when legal) against a weak extra `B`.
+struct Case<'a> {
+    name: &'a str,
+    /// Fight options, e.g. `"body_points"`.
+    options: &'a [&'a str],
+    /// Extra TOML lines for A and for B (weapons, statistics, options...).
+    a: &'a str,
+    b: &'a str,
+    /// More TOML after the combatants: a third combatant, `distance`, `[[choices]]`.
+    more: &'a str,
+    /// Each must appear in the log of some seed from 1 to 30.
+    expect: &'a [&'a str],
+}
+
+/// The skills of a combatant: `base` with the pairs of a `skills = { ... }` line of
+/// `extra` put in (replacing those of the same name), and `extra` without that line.
+fn merge_skills(base: &str, extra: &str) -> (String, String) {
+    let mut pairs: Vec<(String, String)> = base
+        .split(", ")
+        .map(|pair| {
+            let (k, v) = pair.split_once(" = ").unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect();
+    let mut rest = Vec::new();
+    for line in extra.lines() {
+        if let Some(inner) = line
+            .strip_prefix("skills = { ")
+            .and_then(|l| l.strip_suffix(" }"))
+        {
+            for pair in inner.split(", ") {
+                let (k, v) = pair.split_once(" = ").unwrap();
+                match pairs.iter_mut().find(|(name, _)| name == k) {
+                    Some(slot) => slot.1 = v.to_string(),
+                    None => pairs.push((k.to_string(), v.to_string())),
+                }
+            }
+        } else {
+            rest.push(line);
+        }
+    }
+    let skills = pairs
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (format!("skills = {{ {skills} }}"), rest.join("\n"))
+}
+
+fn run_case(case: &Case) {
+    let dir = scratch(&format!("opend6-{}", case.name));
+    let (a_skills, a) = merge_skills(
+        r#"agility = "4D", coordination = "4D", physique = "4D", acumen = "4D", charisma = "4D", fighting = "8D", melee_combat = "8D", throwing = "8D", marksmanship = "8D", acrobatics = "8D", lifting = "5D", command = "8D""#,
+        case.a,
+    );
+    let (b_skills, b) = merge_skills(
+        r#"agility = "2D", coordination = "2D", physique = "2D", acumen = "1D", fighting = "2D", melee_combat = "2D", dodge = "2D", lifting = "2D""#,
+        case.b,
+    );
+    let ruleset = root().join("rulesets/opend6");
+    let options = case
+        .options
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "{name}"
+options = [{options}]
+{more_top}
+[[combatants]]
+name = "A"
+side = "a"
+{a_skills}
+{a}
+
+[[combatants]]
+name = "B"
+side = "b"
+{b_skills}
+{b}
+{more}
+"#,
+        ruleset = ruleset.display().to_string().replace('\\', "/"),
+        name = case.name,
+        more_top = if case.more.contains("distance") {
+            "distance = 5"
+        } else {
+            ""
+        },
+        more = case.more.replace("distance = 5", ""),
+    );
+    fs::write(dir.join("case.toml"), &scenario).unwrap();
+    let mut missing: Vec<&str> = case.expect.to_vec();
+    let mut last = String::new();
+    for seed in 1..=30 {
+        let output = affray(&dir, &["fight", "case.toml", "--seed", &seed.to_string()]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: seed {seed}: {}",
+            case.name,
+            text(&output.stderr)
+        );
+        last = text(&output.stdout);
+        missing.retain(|e| !last.contains(e));
+        if missing.is_empty() {
+            break;
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        missing.is_empty(),
+        "{}: never seen {missing:?}\n{scenario}\nlast log:\n{last}",
+        case.name
+    );
+}
+
+const TOUGH_B: &str = r#"statistics = { body_points = 300 }
+options = ["extra"]"#;
+
+#[test]
+fn every_grab_of_the_chapter_does_what_the_text_says() {
+    for case in [
+        Case {
+            name: "choke",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_choke" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 6 (grab)",
+                "A chokes B",
+                "A squeezes B (choke)",
+                "B is no longer held by A",
+            ],
+        },
+        Case {
+            name: "flip",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_flip" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A flips B to the ground",
+                "3D6 flip: slamming into the ground for A",
+                "B is back on her feet",
+                "target_prone_near", // attacking her while prone at point blank
+            ],
+        },
+        Case {
+            name: "hold",
+            options: &["body_points", "standard_modifiers"],
+            a: r#"statistics = { style = "grab_hold" }"#,
+            b: TOUGH_B,
+            more: "",
+            // Strength Damage 2D and bare hands 0, less 3D: nothing to roll.
+            expect: &[
+                "A holds B",
+                "A chooses hold_damage: 3",
+                "A squeezes B (hold)",
+            ],
+        },
+        Case {
+            name: "slam",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_slam" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A grabs B",
+                "A lifts B",
+                "slam: the sturdy object's Toughness",
+                "slammed into a sturdy object: damage",
+                "the sturdy object takes",
+            ],
+        },
+        Case {
+            name: "arm_pin",
+            options: &["body_points"],
+            a: r#"statistics = { style = "grab_arm_pin" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "A pins the arm of B",
+                "breaking difficulty",
+                "(resisted)",
+                "B's arm breaks",
+                "submission difficulty",
+                "B is forced to the ground and submits",
+            ],
+        },
+        Case {
+            name: "tackle",
+            options: &["body_points"],
+            a: r#"statistics = { style = "tackle" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 3 (tackle)",
+                "A tackles B",
+                "A squeezes B (tackle)",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn the_fighting_and_melee_options_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "knockdown",
+            options: &["body_points"],
+            a: r#"statistics = { style = "knockdown" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 6 (knockdown)",
+                "B stumbles: -2D to her next Agility roll",
+                "B is still off balance: -2D",
+                "B stands up (an action)",
+                "target_prone_near",
+            ],
+        },
+        Case {
+            name: "push_too_strong",
+            options: &[],
+            a: r#"skills = { physique = "1D" }
+statistics = { style = "push" }"#,
+            b: "",
+            more: "",
+            expect: &["B is too strong for A to push: a plain attack instead"],
+        },
+        Case {
+            name: "all_out",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: "",
+            more: "",
+            // Strength Damage 3D + 1D + 1D.
+            expect: &["modifiers -6 (all_out): 4", "damage 5D"],
+        },
+        Case {
+            name: "lunge",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["short_sword"]
+statistics = { style = "lunge" }"#,
+            b: "",
+            more: "",
+            // Strength Damage 3D + 1D+1 - 1D.
+            expect: &["modifiers 3 (lunge): 13", "damage 3D+1"],
+        },
+        Case {
+            name: "sweep",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["great_sword"]
+statistics = { style = "sweep" }"#,
+            b: "",
+            more: "",
+            // 10 - 6 + 5 (unwieldy) = 9; damage 3D + 2D+1 - 3D = 2D+1.
+            expect: &["modifiers -1 (sweep, unwieldy weapon): 9", "damage 2D+1"],
+        },
+        Case {
+            name: "acrobatic_trick",
+            options: &[],
+            a: r#"weapons = ["dagger"]
+statistics = { style = "acrobatic_attack" }"#,
+            b: "",
+            more: "",
+            expect: &["acrobatics 15, rolled", "the trick adds"],
+        },
+        Case {
+            name: "all_out_leaves_no_defence",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: r#"weapons = ["club"]
+statistics = { style = "attack" }"#,
+            more: r#"[[choices]]
+decision = "actions"
+by = "A"
+choose = "3""#,
+            expect: &["A loses 2 actions"],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn called_shots_locations_disarms_and_breaking_things_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "called_shot",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "called_shot" }"#,
+            b: "",
+            more: "",
+            // +1D (+3) difficulty, +1D damage: Strength Damage 3D (lifting 5D) + 1D + 1D.
+            expect: &["modifiers 3 (called shot): 13", "damage 5D"],
+        },
+        Case {
+            name: "head",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &[
+                "modifiers 5 (location head): 15",
+                "damage modifiers 12",
+                "B's head is hurt (head_hurt): -1 to the rolls it names",
+            ],
+        },
+        Case {
+            name: "chest",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: TOUGH_B,
+            more: r#"[[choices]]
+decision = "location"
+by = "A"
+choose = "chest""#,
+            expect: &["B is hit in the chest: no active defence next round"],
+        },
+        Case {
+            name: "arm_instead_of_wounds",
+            options: &["location_effects_instead_of_wounds"],
+            a: r#"weapons = ["club"]
+statistics = { style = "hit_location" }"#,
+            b: "",
+            more: r#"[[choices]]
+decision = "location"
+by = "A"
+choose = "arm""#,
+            expect: &["B's arm is hurt (arm_hurt): -1D to the rolls it names"],
+        },
+        Case {
+            name: "knockout",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "knockout" }"#,
+            b: "",
+            more: "",
+            expect: &[
+                "to knock out",
+                "(half the Wound levels of a knockout blow)",
+                "B is knocked out for",
+            ],
+        },
+        Case {
+            name: "disarm",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "disarm" }"#,
+            b: r#"weapons = ["dagger"]
+statistics = { style = "attack" }"#,
+            more: "",
+            expect: &["at the Dagger", "B drops the Dagger"],
+        },
+        Case {
+            name: "keep_grip",
+            options: &[],
+            a: r#"skills = { acumen = "9D" }
+weapons = ["dagger"]
+statistics = { style = "disarm" }"#,
+            b: r#"skills = { physique = "6D", acumen = "1D" }
+weapons = ["club"]
+statistics = { style = "attack" }"#,
+            more: "",
+            expect: &["B chooses keep_grip: hold_on", "B keeps hold of the Club"],
+        },
+        Case {
+            name: "break",
+            options: &[],
+            a: r#"weapons = ["mace"]
+statistics = { style = "break_weapon" }"#,
+            b: r#"weapons = ["dagger"]"#,
+            more: "",
+            expect: &[
+                "breaking the Dagger: skill total",
+                "the Dagger is destroyed",
+                "the Dagger is weakened: -1D to its Toughness",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+#[test]
+fn ranged_entangling_group_and_other_options_do_what_the_text_says() {
+    for case in [
+        Case {
+            name: "entangle",
+            options: &[],
+            a: r#"weapons = ["bola"]"#,
+            b: r#"skills = { agility = "4D" }"#,
+            more: "distance = 5",
+            expect: &[
+                "B is entangled (to snap or slip it:",
+                "B chooses action: slip_free",
+                "B is free",
+            ],
+        },
+        Case {
+            name: "group_attack",
+            options: &[],
+            a: r#"weapons = ["club"]
+statistics = { style = "group_attack" }"#,
+            b: "",
+            more: r#"[[combatants]]
+name = "C"
+side = "a"
+skills = { agility = "3D", physique = "3D", acumen = "1D", melee_combat = "4D" }
+weapons = ["club"]
+engaged = ["B"]"#,
+            expect: &[
+                "the group attacks B together: +1D each",
+                "C strikes in the commanded group attack: +1D",
+            ],
+        },
+        Case {
+            name: "crouching_sniper",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["crossbow"]"#,
+            b: r#"weapons = ["crossbow"]
+statistics = { style = "sniper" }"#,
+            more: "distance = 5",
+            expect: &["B: crouching", "target_crouching", "reloads the Crossbow"],
+        },
+        Case {
+            name: "shot_at_the_leg",
+            options: &["standard_modifiers", "body_points"],
+            a: r#"weapons = ["crossbow"]
+statistics = { style = "shoot_at_location" }"#,
+            b: TOUGH_B,
+            more: r#"distance = 5
+[[choices]]
+decision = "location"
+by = "A"
+choose = "leg""#,
+            expect: &[
+                "A shoots Crossbow at B, at the leg",
+                "modifiers 5 (location leg)",
+                "damage modifiers -1",
+                "B's leg is hurt (leg_hurt)",
+            ],
+        },
+        Case {
+            name: "melee_quick_draw",
+            options: &[],
+            a: r#"weapons = ["dagger"]
+options = ["quick_draw", "sheathed"]"#,
+            b: "",
+            more: r#"[[choices]]
+decision = "quick_draw"
+by = "A"
+choose = "announce"
+
+[[choices]]
+decision = "quick_draw_skill"
+by = "A"
+choose = "melee_combat""#,
+            expect: &[
+                "A announces a quick draw: melee_combat 8D",
+                "A quick-draws the Dagger (no action, no penalty)",
+            ],
+        },
+        Case {
+            name: "surprise_first",
+            options: &[],
+            a: r#"options = ["surprises"]
+weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A surprises the enemy and acts first"],
+        },
+        Case {
+            name: "unwieldy_and_blind",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["long_sword"]
+modifiers = ["attacker_blind"]"#,
+            b: r#"modifiers = ["target_blind"]"#,
+            more: "",
+            expect: &[
+                "modifiers 5 (attacker blind, target blind or attacked from behind, unwieldy weapon): 15",
+            ],
+        },
+        Case {
+            name: "minimum_difficulty",
+            options: &["standard_modifiers"],
+            a: r#"weapons = ["club"]
+statistics = { style = "all_out" }"#,
+            b: r#"modifiers = ["target_blind"]"#,
+            more: "",
+            expect: &["modifiers -18 (all_out, target blind or attacked from behind): 3"],
+        },
+        Case {
+            name: "wild_die_one",
+            options: &["wild_die_one_subtracts"],
+            a: r#"weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A: a 1 on the Wild Die takes itself and the highest die"],
+        },
+        Case {
+            name: "complication",
+            options: &[],
+            a: r#"weapons = ["club"]"#,
+            b: "",
+            more: "",
+            expect: &["A: a 1 on the Wild Die, a complication: attack costs the next action"],
+        },
+        Case {
+            name: "multiple_weapons",
+            options: &[],
+            a: r#"weapons = ["short_sword", "dagger"]"#,
+            b: TOUGH_B,
+            more: "",
+            expect: &["A chooses weapon: short_sword (of short_sword, dagger; tactics)"],
+        },
+        Case {
+            name: "sheathed",
+            options: &[],
+            a: r#"weapons = ["club"]
+options = ["sheathed"]"#,
+            b: "",
+            more: "",
+            expect: &[
+                "A stows the Club",
+                "A chooses action: ready_weapon",
+                "A readies the Club",
+            ],
+        },
+    ] {
+        run_case(&case);
+    }
+}
+
+/// Scale: "the object may be large but lightly constructed (such as a hot air balloon).
+/// At these times, the gamemaster should not add the scale modifier to the damage
+/// resistance total."
+#[test]
+fn a_lightly_built_large_target_gets_no_scale_modifier_to_resistance() {
+    for (option, larger) in [("", true), ("lightly_built", false)] {
+        let dir = scratch(&format!("opend6-balloon-{option}"));
+        let ruleset = root().join("rulesets/opend6");
+        let scenario = format!(
+            r#"ruleset = "{ruleset}"
+title = "Balloon"
+
+[[combatants]]
+name = "A"
+side = "a"
+skills = {{ agility = "3D", acumen = "6D", physique = "3D", melee_combat = "8D" }}
+weapons = ["club"]
+
+[[combatants]]
+name = "Balloon"
+side = "b"
+skills = {{ agility = "1D", acumen = "1D", physique = "1D" }}
+statistics = {{ scale = 10 }}
+options = ["extra", "{option}"]
+engaged = ["A"]
+"#,
+            ruleset = ruleset.display().to_string().replace('\\', "/"),
+        );
+        let scenario = scenario.replace(", \"\"]", "]");
+        fs::write(dir.join("balloon.toml"), scenario).unwrap();
+        let mut seen_hit = false;
+        for seed in 1..=20 {
+            let output = affray(
+                &dir,
+                &["fight", "balloon.toml", "--seed", &seed.to_string()],
+            );
+            let log = text(&output.stdout);
+            if log.contains("damage resistance") {
+                seen_hit = true;
+                assert_eq!(log.contains("Balloon is larger: +10"), larger, "{log}");
+            }
+        }
+        let _ = fs::remove_dir_all(&dir);
+        assert!(seen_hit);
+    }
+}
