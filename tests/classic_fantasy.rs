@@ -179,43 +179,44 @@ fn each_difficulty_grade_modifies_the_skill_rounding_up() {
 
 #[test]
 fn criticals_are_a_tenth_of_the_modified_skill_and_fumbles_depend_on_it() {
-    // 55%: a critical is 6 or less (5.5 rounded up); 99 and 00 fumble.
-    assert_eq!(
-        graded_attack(55, "standard", 6),
-        "Aelric: knight 55, rolled 6: critical"
-    );
-    assert_eq!(
-        graded_attack(55, "standard", 7),
-        "Aelric: knight 55, rolled 7: success"
-    );
-    assert_eq!(
-        graded_attack(55, "standard", 99),
-        "Aelric: knight 55, rolled 99: fumble"
-    );
-    assert_eq!(
-        graded_attack(55, "standard", 98),
-        "Aelric: knight 55, rolled 98: failure"
-    );
-    // Hard 37%: a critical is 4 or less; 5 is still a success (01-05 always succeed).
-    assert_eq!(
-        graded_attack(55, "hard", 4),
-        "Aelric: knight (hard) 37, rolled 4: critical"
-    );
-    assert_eq!(
-        graded_attack(55, "herculean", 1),
-        "Aelric: knight (herculean) 6, rolled 1: critical"
-    );
-    assert_eq!(
-        graded_attack(10, "herculean", 5),
-        "Aelric: knight (herculean) 1, rolled 5: success"
-    );
-    // Very Easy 110%: only 00 fumbles, and 96-99 still fail.
-    assert_eq!(
-        graded_attack(55, "very_easy", 99),
-        "Aelric: knight (very_easy) 110, rolled 99: failure"
-    );
-    assert_eq!(
-        graded_attack(55, "very_easy", 100),
-        "Aelric: knight (very_easy) 110, rolled 100: fumble"
-    );
+    let cases = [
+        // 55%: a critical is 6 or less (5.5 rounded up); 99 and 00 fumble.
+        (55, "standard", 6, "knight 55, rolled 6: critical"),
+        (55, "standard", 7, "knight 55, rolled 7: success"),
+        (55, "standard", 99, "knight 55, rolled 99: fumble"),
+        (55, "standard", 98, "knight 55, rolled 98: failure"),
+        // Hard 37%: a critical is 4 or less; 01-05 always succeed.
+        (55, "hard", 4, "knight (hard) 37, rolled 4: critical"),
+        (
+            55,
+            "herculean",
+            1,
+            "knight (herculean) 6, rolled 1: critical",
+        ),
+        (
+            10,
+            "herculean",
+            5,
+            "knight (herculean) 1, rolled 5: success",
+        ),
+        // Very Easy 110%: only 00 fumbles, and 96-99 still fail.
+        (
+            55,
+            "very_easy",
+            99,
+            "knight (very_easy) 110, rolled 99: failure",
+        ),
+        (
+            55,
+            "very_easy",
+            100,
+            "knight (very_easy) 110, rolled 100: fumble",
+        ),
+    ];
+    for (skill, grade, roll, expected) in cases {
+        assert_eq!(
+            graded_attack(skill, grade, roll),
+            format!("Aelric: {expected}")
+        );
+    }
 }
