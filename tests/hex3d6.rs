@@ -15,7 +15,7 @@ fn hex3d6_checks_clean() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     assert!(stdout.contains("5 roll"), "{stdout}");
-    assert!(stdout.contains(" scenarios"), "{stdout}");
+    assert!(stdout.contains("5 scenarios"), "{stdout}");
 }
 
 /// A one-exchange scenario: Aldric (ST `st`, Broadsword 14, a bastard sword, or another
