@@ -351,3 +351,149 @@ fn piecemeal_armour_by_location() {
     );
     assert!(cut.contains("10 - DR 4 = 6 through, 9 hit points"), "{cut}");
 }
+
+/// A seeded fight of a scenario written here, with scripted choices: the maneuvers the
+/// default tactics seldom pick still run and print what the text says.
+fn seeded(case: &str, body: &str, seed: &str) -> String {
+    let dir = scratch(&format!("hex-seeded-{case}"));
+    let ruleset = root().join("rulesets/3d6-hex");
+    let scenario = format!(
+        "ruleset = \"{}\"\ntitle = \"{case}\"\n{body}",
+        ruleset.display().to_string().replace('\\', "/")
+    );
+    fs::write(dir.join("s.toml"), scenario).unwrap();
+    let output = affray(&dir, &["fight", "s.toml", "--seed", seed]);
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    text(&output.stdout)
+}
+
+const KNIGHT: &str = r#"
+[[combatants]]
+name = "Knight"
+side = "a"
+characteristics = { ST = 12, DX = 12, IQ = 10, HT = 12 }
+skills = { broadsword = 14, shield = 14 }
+weapons = ["broadsword", "spiked_shield"]
+armour = { all = "chainmail" }
+hit_points = { total = 12 }
+"#;
+
+const BRUTE: &str = r#"
+[[combatants]]
+name = "Brute"
+side = "b"
+characteristics = { ST = 13, DX = 11, IQ = 9, HT = 12 }
+skills = { axe_mace = 13, brawling = 12 }
+weapons = ["mace"]
+armour = { all = "leather" }
+hit_points = { total = 12 }
+"#;
+
+fn choice(by: &str, decision: &str, choose: &str) -> String {
+    format!("\n[[choices]]\ndecision = \"{decision}\"\nby = \"{by}\"\nchoose = \"{choose}\"\n")
+}
+
+#[test]
+fn shield_bash_and_brace() {
+    let body = format!(
+        "{KNIGHT}engaged = [\"Brute\"]\n{BRUTE}{}{}",
+        choice("Knight", "action", "shield_bash"),
+        choice("Brute", "action", "brace")
+    );
+    let log = seeded("bash", &body, "3");
+    assert!(log.contains("Spiked medium shield: attack Brute"), "{log}");
+    assert!(log.contains("Brute braces for impact"), "{log}");
+}
+
+#[test]
+fn all_out_charge_feint_then_slam() {
+    let body = format!(
+        "distance = 4\n{KNIGHT}{BRUTE}{}{}{}",
+        choice("Knight", "action", "all_out_defense_multiple"),
+        choice("Brute", "action", "all_out_charge"),
+        choice("Brute", "charge", "feint_then_slam")
+    );
+    let log = seeded("charge", &body, "1");
+    assert!(log.contains("Feint with Mace"), "{log}");
+    assert!(log.contains("Slam (DX)"), "{log}");
+}
+
+#[test]
+fn flying_tackle_and_wild_swing() {
+    let body = format!(
+        "distance = 5\n{KNIGHT}{BRUTE}{}{}",
+        choice("Knight", "action", "all_out_defense_multiple"),
+        choice("Brute", "action", "flying_tackle")
+    );
+    let log = seeded("tackle", &body, "2");
+    assert!(
+        log.contains("Flying Tackle (ST)") || log.contains("a dodged flying tackle"),
+        "{log}"
+    );
+    let body = format!(
+        "distance = 4\n{KNIGHT}{BRUTE}{}",
+        choice("Knight", "action", "wild_swing")
+    );
+    let log = seeded("wild", &body, "2");
+    assert!(log.contains("Broadsword: attack Brute"), "{log}");
+}
+
+#[test]
+fn wait_strikes_the_one_who_comes() {
+    let body = format!(
+        "distance = 3\n{KNIGHT}{BRUTE}{}",
+        choice("Knight", "action", "wait")
+    );
+    let log = seeded("wait", &body, "4");
+    assert!(log.contains("Knight waits to interrupt Brute"), "{log}");
+    assert!(log.contains("who attacks first (Wait)"), "{log}");
+    assert!(log.contains("Knight action: strike_entering"), "{log}");
+    assert!(log.contains("Knight meets Brute as he comes in"), "{log}");
+}
+
+const ARCHER: &str = r#"
+[[combatants]]
+name = "Archer"
+side = "a"
+characteristics = { ST = 11, DX = 13, IQ = 10, HT = 11 }
+skills = { bow = 15 }
+weapons = ["short_bow"]
+hit_points = { total = 11 }
+statistics = { cover = "half_body" }
+"#;
+
+#[test]
+fn rapid_attack_and_pop_up() {
+    let body = format!(
+        "distance = 20\n{ARCHER}{BRUTE}{}",
+        choice("Archer", "action", "ranged_rapid_attack")
+    );
+    let log = seeded("rapid", &body, "5");
+    // A short bow is a fast missile: three shots with a Ranged Rapid Attack.
+    assert!(
+        log.matches("Short bow: shoot at Brute").count() >= 2,
+        "{log}"
+    );
+    let body = format!(
+        "distance = 20\n{ARCHER}{BRUTE}{}",
+        choice("Archer", "action", "pop_up_attack")
+    );
+    let log = seeded("popup", &body, "5");
+    assert!(log.contains("Short bow: shoot at Brute"), "{log}");
+}
+
+#[test]
+fn bleeding_after_the_battle() {
+    let body = format!("options = [\"bleeding\"]\n{KNIGHT}engaged = [\"Brute\"]\n{BRUTE}");
+    let mut found = false;
+    for seed in ["1", "2", "3", "4", "5", "6"] {
+        let log = seeded("bleeding", &body, seed);
+        if let Some(at) = log.find("After the battle") {
+            let result = log.find(" win after ").expect("a winner");
+            assert!(at > result, "the aftermath follows the result:\n{log}");
+            found = true;
+        }
+    }
+    assert!(found, "After the battle is logged");
+}
