@@ -589,8 +589,8 @@ impl FightHandle {
         }
     }
 
-    /// The outcome, then the ruleset's `after_fight` hook (what follows a battle:
-    /// bleeding, first aid), which logs but no longer changes who won.
+    /// The outcome, then the ruleset's `after_fight` hook (the aftermath of a battle),
+    /// which logs but no longer changes who won.
     fn end(&self, rounds: u32) -> Result<Outcome, FightError> {
         let (standing, sides) = {
             let core = self.core();

@@ -28,7 +28,7 @@ pub struct WeaponEntry {
     #[serde(default)]
     pub skill: Option<String>,
     /// Dice of damage. Optional: a ruleset may compute damage otherwise (from a
-    /// Strength table and figures in `values`).
+    /// table of its own and figures in `values`).
     #[serde(default)]
     pub damage: Option<Spanned<String>>,
     #[serde(default)]
@@ -73,7 +73,7 @@ pub struct ArmourEntry {
     pub enc: Option<f64>,
     #[serde(default)]
     pub notes: Option<String>,
-    /// Figures of the ruleset's own (`values = { pd = 2, dr_cut = 3 }`).
+    /// Figures of the ruleset's own (`values = { protection = 2 }`).
     #[serde(default)]
     pub values: IndexMap<String, EquipmentValue>,
 }
