@@ -497,3 +497,19 @@ fn bleeding_after_the_battle() {
     }
     assert!(found, "After the battle is logged");
 }
+
+/// A called shot at the head: -5 to hit, and the blow lands on the head.
+#[test]
+fn called_shot_at_the_head() {
+    let body = format!(
+        "{KNIGHT}options = [\"called_shots\"]\nengaged = [\"Brute\"]\n{BRUTE}{}{}",
+        choice("Knight", "action", "attack"),
+        choice("Knight", "called_shot", "head")
+    );
+    let log = seeded("called", &body, "1");
+    assert!(log.contains("Broadsword 9, rolled"), "{log}");
+    assert!(
+        log.contains("attack Brute (swing cut) at the head"),
+        "{log}"
+    );
+}
