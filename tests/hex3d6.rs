@@ -24,6 +24,18 @@ fn hex3d6_checks_clean() {
 /// otherwise. The fight stops when the given dice run out; what matters is what the
 /// exchange printed.
 fn exchange(case: &str, st: u32, weapon: &str, choices: &str, dice: &str, extra: &str) -> String {
+    exchange_with("attack", case, st, weapon, choices, dice, extra)
+}
+
+fn exchange_with(
+    action: &str,
+    case: &str,
+    st: u32,
+    weapon: &str,
+    choices: &str,
+    dice: &str,
+    extra: &str,
+) -> String {
     let dir = scratch(&format!("hex-{case}"));
     let ruleset = root().join("rulesets/3d6-hex");
     let scenario = format!(
@@ -51,7 +63,7 @@ engaged = ["Aldric"]
 [[choices]]
 decision = "action"
 by = "Aldric"
-choose = "attack"
+choose = "{action}"
 {choices}
 "#,
         ruleset = ruleset.display().to_string().replace('\\', "/"),
@@ -512,4 +524,21 @@ fn called_shot_at_the_head() {
         log.contains("attack Brute (swing cut) at the head"),
         "{log}"
     );
+}
+
+/// Equipment `values` and a weapon without damage dice are read by the ruleset (dump),
+/// and a weapon with dice rolls them: "a bite does 1d-4 crushing".
+#[test]
+fn equipment_values_and_dice_damage() {
+    let output = affray(root(), &["dump", "rulesets/3d6-hex"]);
+    let dump = text(&output.stdout);
+    let sword = &dump[dump.find("\"bastard_sword\"").expect("the bastard sword")..];
+    let sword = &sword[..sword.find("\"rapier\"").expect("the next weapon")];
+    for figure in ["\"swing_cut\": 2", "\"thrust_imp\": 1", "\"min_st\": 11"] {
+        assert!(sword.contains(figure), "{figure} in {sword}");
+    }
+    assert!(!sword.contains("\"damage\""), "no damage dice: {sword}");
+    let bite = exchange_with("bite", "bite", 12, "bite", "", "4 4 3  6", UNAWARE);
+    assert!(bite.contains("1D6-4 Bite damage for Aldric → 2"), "{bite}");
+    assert!(bite.contains("Aldric: 2 cr x 100% = 2"), "{bite}");
 }
