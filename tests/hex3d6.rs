@@ -543,3 +543,18 @@ fn equipment_values_and_dice_damage() {
     assert!(bite.contains("1D6-4 Bite damage for Aldric → 2"), "{bite}");
     assert!(bite.contains("Aldric: 2 cr x 100% = 2"), "{bite}");
 }
+
+#[test]
+fn opportunity_fire_at_one_who_comes() {
+    let body = format!(
+        "distance = 10\n{ARCHER}{BRUTE}{}{}",
+        choice("Archer", "action", "opportunity_fire"),
+        choice("Archer", "per_check", "check_target")
+    );
+    let log = seeded("opportunity", &body, "2");
+    assert!(log.contains("Archer waits to interrupt Brute"), "{log}");
+    assert!(
+        log.contains("Archer action: fire_at_entering") || log.contains("Archer holds fire"),
+        "{log}"
+    );
+}
