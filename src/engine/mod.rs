@@ -303,7 +303,7 @@ impl FightHandle {
                 return Ok(outcome);
             }
         }
-        Ok(self.end(max_rounds))
+        self.end(max_rounds)
     }
 
     /// Initiative and actions for everyone still in the fight; the order, best first.
@@ -582,10 +582,16 @@ impl FightHandle {
         };
         sides.sort();
         sides.dedup();
-        Ok((sides.len() <= 1).then(|| self.end(round)))
+        if sides.len() <= 1 {
+            self.end(round).map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
-    fn end(&self, rounds: u32) -> Outcome {
+    /// The outcome, then the ruleset's `after_fight` hook (the aftermath of a battle),
+    /// which logs but no longer changes who won.
+    fn end(&self, rounds: u32) -> Result<Outcome, FightError> {
         let (standing, sides) = {
             let core = self.core();
             let standing: Vec<String> = core
@@ -610,11 +616,14 @@ impl FightHandle {
             winner: winner.clone(),
             standing: standing.clone(),
         });
-        Outcome {
+        if self.has_hook("after_fight") {
+            self.hook("after_fight", &[])?;
+        }
+        Ok(Outcome {
             rounds,
             winner,
             standing,
-        }
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::dice::DiceExpr;
 use crate::log::Event;
 use crate::parse::parse_dice;
-use crate::ruleset::Weapon;
+use crate::ruleset::{Armour, Weapon};
 use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
@@ -342,6 +342,29 @@ impl FightHandle {
 
     pub fn armour(&self, who: usize, location: &str) -> Primitive<i64> {
         self.location_value(who, location, |l| l.armour)
+    }
+
+    /// The id of the armour of equipment.toml the scenario put on a location (`None`
+    /// where it gave Armour Points or nothing), for rulesets whose armour has more
+    /// figures than its Armour Points (the entry's `values`).
+    pub fn armour_worn(&self, who: usize, location: &str) -> Primitive<Option<String>> {
+        let core = self.core();
+        let combatant = &core.combatants[who];
+        if !combatant.locations.contains_key(location) {
+            return Err(format!(
+                "{} has no location `{location}`",
+                combatant.spec.name
+            ));
+        }
+        Ok(combatant.spec.armour_items.get(location).cloned())
+    }
+
+    pub fn armour_entry(&self, id: &str) -> Primitive<&Armour> {
+        self.ruleset()
+            .equipment
+            .armour
+            .get(id)
+            .ok_or_else(|| format!("no armour `{id}` in equipment.toml"))
     }
 
     /// Change a location's armour points (armour damaged, taken off, or put on); logged.

@@ -62,8 +62,13 @@ pub enum Remaining {
 
 impl Combatant {
     pub fn new(spec: CombatantSpec, locations: &[String], weapon_hp: impl Fn(&str) -> i64) -> Self {
+        // A `total` pool given beside a hit location table is one more location.
+        let pool = (!locations.iter().any(|l| l == "total")
+            && spec.hit_points.contains_key("total"))
+        .then(|| "total".to_string());
         let locations = locations
             .iter()
+            .chain(pool.iter())
             .map(|name| {
                 let hit_points = spec.hit_points.get(name).copied().unwrap_or(0);
                 let location = Location {

@@ -27,7 +27,10 @@ pub struct WeaponEntry {
     /// (a free name, matched against the skills a scenario gives).
     #[serde(default)]
     pub skill: Option<String>,
-    pub damage: Spanned<String>,
+    /// Dice of damage. Optional: a ruleset may compute damage otherwise (from a
+    /// table of its own and figures in `values`).
+    #[serde(default)]
+    pub damage: Option<Spanned<String>>,
     #[serde(default)]
     pub size: Option<Spanned<String>>,
     #[serde(default)]
@@ -55,6 +58,9 @@ pub struct WeaponEntry {
     pub damage_modifier: Option<bool>,
     #[serde(default)]
     pub notes: Option<String>,
+    /// Figures of the ruleset's own that no other key holds (`values = { min_st = 10 }`).
+    #[serde(default)]
+    pub values: IndexMap<String, EquipmentValue>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -67,6 +73,17 @@ pub struct ArmourEntry {
     pub enc: Option<f64>,
     #[serde(default)]
     pub notes: Option<String>,
+    /// Figures of the ruleset's own (`values = { protection = 2 }`).
+    #[serde(default)]
+    pub values: IndexMap<String, EquipmentValue>,
+}
+
+/// A figure of `values`: a whole number or a text, read by the ruleset's scripts.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum EquipmentValue {
+    Number(i64),
+    Text(String),
 }
 
 /// The resolved equipment.
@@ -82,7 +99,8 @@ pub struct Weapon {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skill: Option<String>,
-    pub damage: DiceExpr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DiceExpr>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,6 +121,8 @@ pub struct Weapon {
     pub damage_modifier: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub values: IndexMap<String, EquipmentValue>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -113,4 +133,6 @@ pub struct Armour {
     pub enc: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub values: IndexMap<String, EquipmentValue>,
 }

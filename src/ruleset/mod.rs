@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use equipment::{Armour, Equipment, Weapon};
+pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
 pub use problem::{RulesetProblem, UnknownName, suggest};
 pub use settings::{Settings, StatisticKind};
 

@@ -393,13 +393,15 @@ fn resolve_equipment(
     problems: &mut Problems,
 ) -> Equipment {
     let mut weapon = |entry: &WeaponEntry| -> Option<Weapon> {
-        let damage = parse_dice(
-            file,
-            entry.damage.get_ref(),
-            string_content(&entry.damage).start,
-        )
-        .map_err(|error| problems.push(error.into()))
-        .ok()?;
+        let damage = match &entry.damage {
+            Some(damage) => Some(
+                parse_dice(file, damage.get_ref(), string_content(damage).start)
+                    .map_err(|error| problems.push(error.into()))
+                    .ok()?
+                    .value,
+            ),
+            None => None,
+        };
         let check = |value: &Option<TomlSpanned<String>>,
                      kind,
                      code,
@@ -444,7 +446,7 @@ fn resolve_equipment(
         }
         Some(Weapon {
             name: entry.name.clone(),
-            damage: damage.value,
+            damage,
             size: entry.size.as_ref().map(|s| s.get_ref().clone()),
             reach: entry.reach.as_ref().map(|r| r.get_ref().clone()),
             ap: entry.ap,
@@ -457,6 +459,7 @@ fn resolve_equipment(
             skill: entry.skill.clone(),
             damage_modifier: entry.damage_modifier,
             notes: entry.notes.clone(),
+            values: entry.values.clone(),
         })
     };
     let weapons = decoded
@@ -480,6 +483,7 @@ fn resolve_equipment(
                     ap: entry.ap,
                     enc: entry.enc,
                     notes: entry.notes.clone(),
+                    values: entry.values.clone(),
                 },
             )
         })

@@ -41,6 +41,11 @@ pub struct CombatantSpec {
     pub weapons: Vec<String>,
     /// Armour Points per hit location.
     pub armour: IndexMap<String, u32>,
+    /// The armour of equipment.toml worn per hit location, where the scenario named one.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub armour_items: IndexMap<String, String>,
+    /// Hit points per hit location; `total` may stand beside the locations of a hit
+    /// location table, as one pool shared by them all.
     pub hit_points: IndexMap<String, i64>,
     pub options: Vec<String>,
     pub modifiers: Vec<String>,

@@ -318,7 +318,9 @@ impl Check<'_> {
             "in equipment.toml (weapons and shields)",
         );
         let mut armour = IndexMap::new();
+        let mut armour_items = IndexMap::new();
         let mut everywhere = None;
+        let mut everywhere_item = None;
         for (location, value) in &entry.armour {
             let span = key_span(self.file, location);
             let is_all = location.get_ref() == "all";
@@ -346,7 +348,14 @@ impl Check<'_> {
                         "affray::scenario::unknown_armour",
                         "in equipment.toml",
                     )
-                    .then(|| self.ruleset.equipment.armour[item.get_ref()].ap)
+                    .then(|| {
+                        if is_all {
+                            everywhere_item = Some(item.get_ref().clone());
+                        } else {
+                            armour_items.insert(location.get_ref().clone(), item.get_ref().clone());
+                        }
+                        self.ruleset.equipment.armour[item.get_ref()].ap
+                    })
                 }
                 _ => {
                     self.wrong_type(value, location.get_ref(), "armour", "Armour Points such as 2, or an armour of equipment.toml such as \"soft_leather\"");
@@ -363,20 +372,29 @@ impl Check<'_> {
         }
         if let Some(points) = everywhere {
             for location in &known.locations {
-                armour.entry(location.clone()).or_insert(points);
+                if !armour.contains_key(location) {
+                    armour.insert(location.clone(), points);
+                    if let Some(item) = &everywhere_item {
+                        armour_items.insert(location.clone(), item.clone());
+                    }
+                }
             }
         }
         let mut hit_points = IndexMap::new();
         for (location, value) in &entry.hit_points {
             let span = key_span(self.file, location);
-            if self.known_name(
-                location,
-                span,
-                &known.locations,
-                "hit location",
-                "affray::scenario::unknown_location",
-                "of the ruleset's hit location table",
-            ) {
+            // `total`: one pool of hit points beside the hit locations (systems whose
+            // locations only decide armour and effects).
+            if location.get_ref() == "total"
+                || self.known_name(
+                    location,
+                    span,
+                    &known.locations,
+                    "hit location",
+                    "affray::scenario::unknown_location",
+                    "of the ruleset's hit location table",
+                )
+            {
                 hit_points.insert(location.get_ref().clone(), *value);
             }
         }
@@ -403,6 +421,7 @@ impl Check<'_> {
             statistics,
             weapons,
             armour,
+            armour_items,
             hit_points,
             options,
             modifiers,

@@ -4,7 +4,10 @@
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
+use indexmap::IndexMap;
+
 use crate::engine::FightHandle;
+use crate::ruleset::EquipmentValue;
 use crate::tables::{Cell, DurationUnit, ModifierValue, Name, Percent, Value};
 
 type Result<T> = std::result::Result<T, Box<EvalAltResult>>;
@@ -30,6 +33,20 @@ pub fn value_to_dynamic(value: &Value) -> Dynamic {
         Value::Text(text) => Dynamic::from(text.clone()),
         Value::Name(Name { name }) => Dynamic::from(name.clone()),
     }
+}
+
+/// The `values` of an equipment entry as a map of numbers and texts.
+fn equipment_values(values: &IndexMap<String, EquipmentValue>) -> Map {
+    values
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                EquipmentValue::Number(n) => Dynamic::from(*n),
+                EquipmentValue::Text(text) => Dynamic::from(text.clone()),
+            };
+            (name.as_str().into(), value)
+        })
+        .collect()
 }
 
 pub fn register(engine: &mut Engine) {
@@ -174,7 +191,13 @@ pub fn register(engine: &mut Engine) {
         let mut map = Map::new();
         map.insert("id".into(), id.into());
         map.insert("name".into(), weapon.name.clone().into());
-        map.insert("damage".into(), weapon.damage.to_string().into());
+        map.insert(
+            "damage".into(),
+            weapon
+                .damage
+                .as_ref()
+                .map_or(Dynamic::UNIT, |d| d.to_string().into()),
+        );
         map.insert(
             "skill".into(),
             weapon.skill.clone().map_or(Dynamic::UNIT, Dynamic::from),
@@ -213,8 +236,32 @@ pub fn register(engine: &mut Engine) {
             weapon.damage_modifier.map_or(Dynamic::UNIT, Dynamic::from),
         );
         map.insert("shield".into(), f.is_shield(id).into());
+        map.insert("values".into(), equipment_values(&weapon.values).into());
         Ok(map)
     });
+    engine.register_fn(
+        "armour_worn",
+        |f: &mut FightHandle, w: i64, at: &str| -> Result<Dynamic> {
+            Ok(f.armour_worn(who(f, w)?, at)?
+                .map_or(Dynamic::UNIT, Dynamic::from))
+        },
+    );
+    engine.register_fn(
+        "armour_entry",
+        |f: &mut FightHandle, id: &str| -> Result<Map> {
+            let armour = f.armour_entry(id)?;
+            let mut map = Map::new();
+            map.insert("id".into(), id.into());
+            map.insert("name".into(), armour.name.clone().into());
+            map.insert("ap".into(), Dynamic::from(i64::from(armour.ap)));
+            map.insert(
+                "enc".into(),
+                armour.enc.map_or(Dynamic::UNIT, Dynamic::from),
+            );
+            map.insert("values".into(), equipment_values(&armour.values).into());
+            Ok(map)
+        },
+    );
 
     // Locations and damage.
     engine.register_fn(

@@ -59,7 +59,7 @@ pub struct Hooks {
 impl Hooks {
     /// Hooks the engine calls, and how many arguments each function takes (the fight
     /// first). rulesets/README.md documents each.
-    pub const KNOWN: [(&'static str, usize); 9] = [
+    pub const KNOWN: [(&'static str, usize); 10] = [
         ("setup", 2),
         ("initiative", 2),
         ("tie_break", 2),
@@ -69,6 +69,7 @@ impl Hooks {
         ("out_of_fight", 2),
         ("round_end", 1),
         ("interrupt", 3),
+        ("after_fight", 1),
     ];
     pub const REQUIRED: [&'static str; 5] =
         ["initiative", "actions", "choices", "act", "out_of_fight"];
