@@ -5,9 +5,7 @@
 
 mod common;
 
-use common::{affray, root, scratch, text};
-
-use std::fs;
+use common::{affray, fight_with_dice, root, ruleset_path, text};
 
 #[test]
 fn classic_fantasy_checks_clean() {
@@ -26,8 +24,6 @@ fn classic_fantasy_checks_clean() {
 /// `extra` goes into Aelric's statistics. The dice are given; the fight stops when they
 /// run out, after the part of the exchange a test looks at.
 fn fight(case: &str, attacker_skill: i64, extra: &str, dice: &str) -> String {
-    let dir = scratch(&format!("cf-{case}"));
-    let ruleset = root().join("rulesets/classic-fantasy");
     let scenario = format!(
         r#"ruleset = "{ruleset}"
 title = "One exchange"
@@ -49,13 +45,9 @@ weapons = ["broadsword", "heater"]
 statistics = {{ combat_style = "knight", initiative_bonus = 0, action_points = 3 }}
 engaged = ["Aelric"]
 "#,
-        ruleset = ruleset.display().to_string().replace('\\', "/"),
+        ruleset = ruleset_path("classic-fantasy"),
     );
-    fs::write(dir.join("exchange.toml"), scenario).unwrap();
-    fs::write(dir.join("dice.txt"), dice).unwrap();
-    let output = affray(&dir, &["fight", "exchange.toml", "--dice", "dice.txt"]);
-    let _ = fs::remove_dir_all(&dir);
-    text(&output.stdout)
+    fight_with_dice(&format!("cf-{case}"), &scenario, dice)
 }
 
 /// A roll of each level against a skill of 55: a critical is 6 or less, 99-00 fumbles.

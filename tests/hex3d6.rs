@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{affray, root, scratch, text};
+use common::{affray, fight_with_dice, root, ruleset_path, scratch, text};
 
 use std::fs;
 
@@ -36,8 +36,6 @@ fn exchange_with(
     dice: &str,
     extra: &str,
 ) -> String {
-    let dir = scratch(&format!("hex-{case}"));
-    let ruleset = root().join("rulesets/3d6-hex");
     let scenario = format!(
         r#"ruleset = "{ruleset}"
 title = "One exchange"
@@ -66,13 +64,9 @@ by = "Aldric"
 choose = "{action}"
 {choices}
 "#,
-        ruleset = ruleset.display().to_string().replace('\\', "/"),
+        ruleset = ruleset_path("3d6-hex"),
     );
-    fs::write(dir.join("exchange.toml"), scenario).unwrap();
-    fs::write(dir.join("dice.txt"), dice).unwrap();
-    let output = affray(&dir, &["fight", "exchange.toml", "--dice", "dice.txt"]);
-    let _ = fs::remove_dir_all(&dir);
-    text(&output.stdout)
+    fight_with_dice(&format!("hex-{case}"), &scenario, dice)
 }
 
 fn mode(mode: &str) -> String {

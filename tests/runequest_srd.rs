@@ -3,9 +3,7 @@
 
 mod common;
 
-use common::{affray, root, scratch, text};
-
-use std::fs;
+use common::{affray, fight_with_dice, root, ruleset_path, text};
 
 #[test]
 fn runequest_srd_checks_clean() {
@@ -34,8 +32,6 @@ fn roll_for(level: &str) -> u32 {
 /// then 8 for damage (or the location when no damage is rolled) and 10. The fight runs
 /// out of dice after the exchange; what matters is what the exchange printed.
 fn exchange(reaction: &str, attacker: &str, defender: &str) -> String {
-    let dir = scratch(&format!("rq-{reaction}-{attacker}-{defender}"));
-    let ruleset = root().join("rulesets/runequest-srd");
     let scenario = format!(
         r#"ruleset = "{ruleset}"
 title = "One exchange"
@@ -64,18 +60,18 @@ decision = "reaction"
 by = "Beorn"
 choose = "{reaction}"
 "#,
-        ruleset = ruleset.display().to_string().replace('\\', "/"),
+        ruleset = ruleset_path("runequest-srd"),
     );
-    fs::write(dir.join("exchange.toml"), scenario).unwrap();
     let dice = format!(
         "5 5\n50 {} {}\n8 10\n",
         roll_for(defender),
         roll_for(attacker)
     );
-    fs::write(dir.join("dice.txt"), dice).unwrap();
-    let output = affray(&dir, &["fight", "exchange.toml", "--dice", "dice.txt"]);
-    let _ = fs::remove_dir_all(&dir);
-    text(&output.stdout)
+    fight_with_dice(
+        &format!("rq-{reaction}-{attacker}-{defender}"),
+        &scenario,
+        &dice,
+    )
 }
 
 fn assert_exchange(reaction: &str, attacker: &str, defender: &str, expected: &[&str]) {

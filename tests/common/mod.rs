@@ -56,3 +56,25 @@ pub fn edit(path: &Path, from: &str, to: &str) {
     assert!(text.contains(from), "{} holds {from:?}", path.display());
     fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
+
+/// A scenario's `ruleset` key naming a shipped ruleset by its absolute path (the scenario
+/// is written to a scratch folder).
+pub fn ruleset_path(name: &str) -> String {
+    root()
+        .join("rulesets")
+        .join(name)
+        .display()
+        .to_string()
+        .replace('\\', "/")
+}
+
+/// Fight `scenario` with the given `dice` in a scratch folder; the log (stdout). A fight
+/// that runs out of dice stops there: the log shows what happened until then.
+pub fn fight_with_dice(case: &str, scenario: &str, dice: &str) -> String {
+    let dir = scratch(case);
+    fs::write(dir.join("exchange.toml"), scenario).unwrap();
+    fs::write(dir.join("dice.txt"), dice).unwrap();
+    let output = affray(&dir, &["fight", "exchange.toml", "--dice", "dice.txt"]);
+    let _ = fs::remove_dir_all(&dir);
+    text(&output.stdout)
+}
