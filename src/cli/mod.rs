@@ -1,10 +1,14 @@
 //! Subcommands, one module each, and the one exit path that renders problems.
 
 mod check;
+mod compare;
 mod dump;
 mod fight;
+mod plot;
+mod progress;
 mod report;
 mod roll;
+mod simulate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +26,12 @@ Examples:
   affray dump rulesets/legend > legend.json
       Write the whole checked ruleset as JSON.
   affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 3
-      Fight a scenario and print the log; the same seed gives the same log.";
+      Fight a scenario and print the log; the same seed gives the same log.
+  affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000
+      Fight it 20,000 times and report win rates, rounds, wounds and fumbles.
+  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml \\
+      --ruleset rulesets/legend --ruleset my-legend
+      The same fights under the original rules and a house-ruled copy, side by side.";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -83,6 +92,80 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
     },
+    /// Fight a scenario many times (log off, in parallel) and report: win rate per side
+    /// with a 95% interval, rounds to the end, and per fight the wounds by level and
+    /// location, hits and damage by location, test results (fumbles among them), table
+    /// rows rolled, choices made and conditions set.
+    ///
+    /// Each fight has its own seed derived from --seed and its number, so the report is
+    /// the same for any number of threads, and any fight can be replayed with its log.
+    #[command(
+        after_help = "Examples:\n  affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000 --seed 1\n  affray simulate duel.toml --until-error 0.01 --plot duel.svg\n  affray simulate duel.toml --fights 5000 --json > report.json"
+    )]
+    Simulate {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// How many fights (the most, with --until-error).
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        fights: u64,
+        /// Seed of the run: the same seed gives the same report.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to fight on (default: every core). The report does not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Stop once every side's 95% win-rate interval is narrower than this (0.01 is
+        /// one percentage point), checked every 1,000 fights.
+        #[arg(long, value_name = "WIDTH", value_parser = parse_width)]
+        until_error: Option<f64>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw win rates and the rounds histogram to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Fight under another ruleset directory than the scenario's own.
+        #[arg(long, value_name = "DIR")]
+        ruleset: Option<PathBuf>,
+    },
+    /// Fight a scenario under two or more ruleset directories (the original and a
+    /// house-ruled copy) and show every figure of the report side by side: A, B, the
+    /// difference B − A and its 95% interval, marked * where the difference is not noise.
+    ///
+    /// Fight N of every ruleset starts from the same seed (common random numbers), so
+    /// the runs differ only where the rules do and small changes show with few fights.
+    /// With more than two directories, each is compared with the first.
+    #[command(
+        after_help = "Examples:\n  cp -r rulesets/legend my-legend    # then edit my-legend/tables/fumbles.tables\n  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml --ruleset rulesets/legend --ruleset my-legend\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 50000 --all --json"
+    )]
+    Compare {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// A ruleset directory; give it two times or more (the first is A).
+        #[arg(long = "ruleset", value_name = "DIR", required = true, num_args = 1)]
+        rulesets: Vec<PathBuf>,
+        /// How many fights under each ruleset (the most, with --until-error).
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        fights: u64,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to fight on (default: every core). The report does not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Stop once every 95% interval of a difference in win rate is narrower than this.
+        #[arg(long, value_name = "WIDTH", value_parser = parse_width)]
+        until_error: Option<f64>,
+        /// List every figure, not only the significant differences.
+        #[arg(long)]
+        all: bool,
+        /// Print the comparison as JSON (every figure).
+        #[arg(long)]
+        json: bool,
+        /// Also draw paired win-rate bars to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+    },
     /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
     #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
     Dump {
@@ -103,6 +186,57 @@ pub fn run() -> ExitCode {
             times,
         } => roll::run(&ruleset, &table, seed, times),
         Command::Dump { ruleset } => dump::run(&ruleset),
+        Command::Compare {
+            scenario,
+            rulesets,
+            fights,
+            seed,
+            threads,
+            until_error,
+            all,
+            json,
+            plot,
+        } => {
+            if rulesets.len() < 2 {
+                Err(vec![miette::miette!(
+                    code = "affray::compare::one_ruleset",
+                    help = "name the original and the copy: --ruleset rulesets/legend --ruleset my-legend",
+                    "compare needs two ruleset directories or more; {} given",
+                    rulesets.len()
+                )])
+            } else {
+                compare::run(compare::CompareArgs {
+                    scenario: &scenario,
+                    rulesets: &rulesets,
+                    fights,
+                    seed,
+                    threads: threads_or_cores(threads),
+                    until_error,
+                    json,
+                    all,
+                    plot: plot.as_deref(),
+                })
+            }
+        }
+        Command::Simulate {
+            scenario,
+            fights,
+            seed,
+            threads,
+            until_error,
+            json,
+            plot,
+            ruleset,
+        } => simulate::run(simulate::SimulateArgs {
+            scenario: &scenario,
+            ruleset: ruleset.as_deref(),
+            fights,
+            seed,
+            threads: threads_or_cores(threads),
+            until_error,
+            json,
+            plot: plot.as_deref(),
+        }),
         Command::Fight {
             scenario,
             seed,
@@ -123,5 +257,31 @@ pub fn run() -> ExitCode {
             report::print(&problems);
             ExitCode::from(1)
         }
+    }
+}
+
+/// Threads asked for, or one per core.
+fn threads_or_cores(threads: Option<u32>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// A width of an interval: a fraction (0.01) or a percentage (1%), above 0 and below 1.
+fn parse_width(text: &str) -> Result<f64, String> {
+    let (number, scale) = match text.strip_suffix('%') {
+        Some(number) => (number, 100.0),
+        None => (text, 1.0),
+    };
+    let width = number
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("`{text}` is not a number (write 0.01 or 1%)"))?
+        / scale;
+    if width > 0.0 && width < 1.0 {
+        Ok(width)
+    } else {
+        Err(format!("`{text}` must be above 0 and below 1 (100%)"))
     }
 }

@@ -104,6 +104,13 @@ pub enum Event {
         who: String,
         condition: String,
     },
+    /// A wound of a level the ruleset names (its wound levels), at a location or to the pool.
+    Wound {
+        who: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        location: Option<String>,
+        level: String,
+    },
     /// A line a script wrote with `fight.log(...)`.
     Note {
         text: String,

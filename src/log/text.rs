@@ -158,6 +158,12 @@ pub fn render_text(event: &Event, out: &mut String) {
         Event::ConditionEnded { who, condition } => {
             writeln!(out, "    {who}: {condition} ends")
         }
+        Event::Wound {
+            who,
+            location: Some(location),
+            level,
+        } => writeln!(out, "    {who}: {level} wound to {location}"),
+        Event::Wound { who, level, .. } => writeln!(out, "    {who}: {level}"),
         Event::Note { text } => writeln!(out, "    {text}"),
         Event::OutOfFight { who } => writeln!(out, "    {who} is out of the fight"),
         Event::RoundEnded { .. } => Ok(()),

@@ -1,0 +1,144 @@
+//! The few statistics a report needs: a 95% interval for a proportion (Wilson's score
+//! interval, sound near 0% and 100% where the normal approximation is not) and for a mean
+//! (normal approximation from exact integer sums), and percentiles of a histogram.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// A 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Interval {
+    pub fn width(&self) -> f64 {
+        self.high - self.low
+    }
+
+    /// Whether the interval leaves out zero: a difference that is not noise.
+    pub fn excludes_zero(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
+    }
+}
+
+/// Wilson's 95% score interval for `hits` out of `n`.
+pub fn proportion_interval(hits: u64, n: u64) -> Interval {
+    if n == 0 {
+        return Interval {
+            low: 0.0,
+            high: 1.0,
+        };
+    }
+    let n = n as f64;
+    let p = hits as f64 / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Interval {
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
+}
+
+/// Sums of a per-fight whole number: exact, so adding them up in any order gives the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Sums {
+    pub sum: i64,
+    pub sum_of_squares: i128,
+}
+
+impl Sums {
+    pub fn add(&mut self, value: i64) {
+        self.sum += value;
+        self.sum_of_squares += i128::from(value) * i128::from(value);
+    }
+
+    pub fn merge(&mut self, other: &Sums) {
+        self.sum += other.sum;
+        self.sum_of_squares += other.sum_of_squares;
+    }
+
+    pub fn mean(&self, n: u64) -> f64 {
+        if n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / n as f64
+        }
+    }
+
+    /// The 95% interval of the mean over `n` fights (normal approximation).
+    pub fn interval(&self, n: u64) -> Interval {
+        let mean = self.mean(n);
+        if n < 2 {
+            return Interval {
+                low: mean,
+                high: mean,
+            };
+        }
+        let nf = n as f64;
+        let variance = ((self.sum_of_squares as f64) - (self.sum as f64) * mean) / (nf - 1.0);
+        let half = Z95 * (variance.max(0.0) / nf).sqrt();
+        Interval {
+            low: mean - half,
+            high: mean + half,
+        }
+    }
+}
+
+/// The smallest value with at least `fraction` of the counts at or below it.
+pub fn percentile(histogram: &BTreeMap<u32, u64>, fraction: f64) -> u32 {
+    let total: u64 = histogram.values().sum();
+    let wanted = (fraction * total as f64).ceil().max(1.0) as u64;
+    let mut seen = 0;
+    for (&value, &count) in histogram {
+        seen += count;
+        if seen >= wanted {
+            return value;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_a_worked_value() {
+        // 50 of 100: 0.404 to 0.596 (Wilson, z = 1.96).
+        let interval = proportion_interval(50, 100);
+        assert!((interval.low - 0.4038).abs() < 1e-3, "{interval:?}");
+        assert!((interval.high - 0.5962).abs() < 1e-3, "{interval:?}");
+        // 0 of 20 still has room above zero.
+        let none = proportion_interval(0, 20);
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.1611).abs() < 1e-3, "{none:?}");
+    }
+
+    #[test]
+    fn mean_interval_from_sums() {
+        let mut sums = Sums::default();
+        for value in [2, 4, 4, 4, 5, 5, 7, 9] {
+            sums.add(value);
+        }
+        assert_eq!(sums.mean(8), 5.0);
+        // Sample standard deviation 2.138; half-width 1.96 * 2.138 / sqrt(8) = 1.4816.
+        let interval = sums.interval(8);
+        assert!((interval.high - 6.4816).abs() < 1e-3, "{interval:?}");
+    }
+
+    #[test]
+    fn percentiles_of_a_histogram() {
+        let histogram = BTreeMap::from([(1, 5), (2, 3), (10, 2)]);
+        assert_eq!(percentile(&histogram, 0.5), 1);
+        assert_eq!(percentile(&histogram, 0.6), 2);
+        assert_eq!(percentile(&histogram, 0.9), 10);
+        assert_eq!(percentile(&histogram, 1.0), 10);
+    }
+}

@@ -1,0 +1,118 @@
+//! `affray compare <scenario> --ruleset A --ruleset B`
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use affray::analysis::compare::{Comparison, PairedTally};
+use affray::analysis::run::{self, Plan};
+use affray::analysis::simulate::RunInfo;
+use affray::ruleset::{Problems, Ruleset};
+use affray::scenario::{self, Scenario};
+
+use super::plot;
+use super::progress::Progress;
+use super::simulate::sides_of;
+
+pub struct CompareArgs<'a> {
+    pub scenario: &'a Path,
+    pub rulesets: &'a [PathBuf],
+    pub fights: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub until_error: Option<f64>,
+    pub json: bool,
+    pub all: bool,
+    pub plot: Option<&'a Path>,
+}
+
+/// The scenario set up under one ruleset directory.
+struct Variant {
+    dir: String,
+    ruleset: Arc<Ruleset>,
+    scenario: Scenario,
+}
+
+pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
+    let mut variants = Vec::new();
+    let mut problems = Vec::new();
+    for dir in args.rulesets {
+        match scenario::load(args.scenario, Some(dir)) {
+            Ok((ruleset, scenario)) => variants.push(Variant {
+                dir: dir.display().to_string(),
+                ruleset: Arc::new(ruleset),
+                scenario,
+            }),
+            Err(mut found) => problems.append(&mut found),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let Some((base, others)) = variants.split_first() else {
+        return Ok(());
+    };
+    let mut reports = Vec::new();
+    for other in others {
+        let comparison = compare_two(&args, base, other)?;
+        if !args.json {
+            if !reports.is_empty() {
+                println!("\n{}\n", "─".repeat(80));
+            }
+            print!("{}", comparison.render(!args.all));
+        }
+        reports.push(comparison);
+    }
+    if let Some(path) = args.plot {
+        plot::comparison(&reports, path)?;
+    }
+    if args.json {
+        let value = if reports.len() == 1 {
+            serde_json::to_string_pretty(&reports[0])
+        } else {
+            serde_json::to_string_pretty(&reports)
+        };
+        println!("{}", value.unwrap_or_default());
+    }
+    Ok(())
+}
+
+fn compare_two(
+    args: &CompareArgs<'_>,
+    before: &Variant,
+    after: &Variant,
+) -> Result<Comparison, Problems> {
+    let info = RunInfo {
+        scenario: before.scenario.title.clone(),
+        ruleset: before.ruleset.settings.title.clone(),
+        seed: args.seed,
+        sides: sides_of(&before.scenario),
+    };
+    let plan = Plan {
+        fights: args.fights,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let progress = Progress::new(args.fights, "pairs of fights");
+    let sides = info.sides.clone();
+    let tally: PairedTally = run::run(
+        plan,
+        |seed| {
+            let a = run::fight_figures(&before.ruleset, &before.scenario, seed)?;
+            let b = run::fight_figures(&after.ruleset, &after.scenario, seed)?;
+            Ok((a, b))
+        },
+        &|done| progress.advance(done),
+        |tally: &PairedTally| {
+            args.until_error
+                .is_some_and(|error| tally.widest_win_interval(&sides) < error)
+        },
+    )
+    .map_err(|error| vec![miette::Report::new(error)])?;
+    progress.finish();
+    Ok(Comparison::new(
+        info,
+        before.dir.clone(),
+        after.dir.clone(),
+        &tally,
+    ))
+}

@@ -1,0 +1,87 @@
+//! `affray simulate <scenario> --fights N`
+
+use std::path::Path;
+use std::sync::Arc;
+
+use affray::analysis::run::{self, Accumulate, Plan};
+use affray::analysis::simulate::{Report, RunInfo, Tally};
+use affray::ruleset::Problems;
+use affray::scenario;
+
+use super::plot;
+use super::progress::Progress;
+
+pub struct SimulateArgs<'a> {
+    pub scenario: &'a Path,
+    pub ruleset: Option<&'a Path>,
+    pub fights: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub until_error: Option<f64>,
+    pub json: bool,
+    pub plot: Option<&'a Path>,
+}
+
+pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
+    let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
+    let info = RunInfo {
+        scenario: scenario.title.clone(),
+        ruleset: ruleset.settings.title.clone(),
+        seed: args.seed,
+        sides: sides_of(&scenario),
+    };
+    let ruleset = Arc::new(ruleset);
+    let plan = Plan {
+        fights: args.fights,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let progress = Progress::new(args.fights, "fights");
+    let sides = info.sides.clone();
+    let tally: Tally = run::run(
+        plan,
+        |seed| run::fight_figures(&ruleset, &scenario, seed),
+        &|done| progress.advance(done),
+        |tally: &Tally| {
+            args.until_error
+                .is_some_and(|error| tally.widest_win_interval(&sides) < error)
+        },
+    )
+    .map_err(|error| vec![miette::Report::new(error)])?;
+    progress.finish();
+    let report = Report::new(info, &tally);
+    if let Some(path) = args.plot {
+        plot::simulation(&report, path)?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", report.render());
+        if args.until_error.is_some() && tally.fights() < args.fights {
+            println!(
+                "\nstopped after {} fights: every win-rate interval is narrower than asked",
+                tally.fights()
+            );
+        }
+        println!(
+            "\none fight of this run with its log: affray fight {} --seed {}",
+            args.scenario.display(),
+            run::fight_seed(args.seed, 0)
+        );
+    }
+    Ok(())
+}
+
+/// The scenario's sides, in the order they first appear.
+pub fn sides_of(scenario: &affray::scenario::Scenario) -> Vec<String> {
+    let mut sides: Vec<String> = Vec::new();
+    for combatant in &scenario.combatants {
+        if !sides.contains(&combatant.side) {
+            sides.push(combatant.side.clone());
+        }
+    }
+    sides
+}
