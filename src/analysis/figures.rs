@@ -18,6 +18,10 @@ use crate::log::Event;
 pub enum Section {
     /// Fights won by a side (`nobody` when the round limit came first).
     Wins,
+    /// What one exchange did to the defender (hit, damage): `odds` and single exchanges.
+    Exchange,
+    /// Tests by combatant, test and result: `odds` and single exchanges.
+    TestsBy,
     /// Fights in which a combatant ended out of the fight.
     OutOfFight,
     /// Wounds by the ruleset's level and the location.
@@ -40,6 +44,8 @@ impl Section {
     pub fn title(self) -> &'static str {
         match self {
             Section::Wins => "wins",
+            Section::Exchange => "the defender",
+            Section::TestsBy => "tests",
             Section::OutOfFight => "out of the fight",
             Section::Wounds => "wounds (level at location)",
             Section::Hits => "hits that did damage, by location",
@@ -75,19 +81,23 @@ pub struct FightFigures {
 impl FightFigures {
     /// Count the events of one fight and its outcome.
     pub fn count(outcome: &Outcome, events: &[Event]) -> Self {
-        let mut figures = FightFigures {
-            rounds: outcome.rounds,
-            counts: BTreeMap::new(),
-        };
+        let mut figures = FightFigures::of_events(events);
+        figures.rounds = outcome.rounds;
         let winner = outcome.winner.as_deref().unwrap_or(NOBODY);
         figures.add(Section::Wins, winner, 1);
+        figures
+    }
+
+    /// Count the events of a part of a fight (one turn, say).
+    pub fn of_events(events: &[Event]) -> Self {
+        let mut figures = FightFigures::default();
         for event in events {
             figures.add_event(event);
         }
         figures
     }
 
-    fn add(&mut self, section: Section, name: &str, amount: i64) {
+    pub fn add(&mut self, section: Section, name: &str, amount: i64) {
         let key = FigureKey {
             section,
             name: name.to_string(),

@@ -3,7 +3,9 @@
 //! ruleset (`simulate`) and of two side by side (`compare`), and the statistics they use.
 
 pub mod compare;
+pub mod exchange;
 pub mod figures;
+pub mod odds;
 pub mod run;
 pub mod simulate;
 pub mod stats;

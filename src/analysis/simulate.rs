@@ -73,6 +73,9 @@ pub struct RunInfo {
     pub seed: u64,
     /// Sides in scenario order.
     pub sides: Vec<String>,
+    /// Single exchanges ("Brannoc against Ysolde") instead of whole fights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -178,11 +181,25 @@ impl Report {
     pub fn render(&self) -> String {
         let mut out = String::new();
         let info = &self.info;
-        let _ = writeln!(
-            out,
-            "{} ({}): {} fights, seed {}",
-            info.scenario, info.ruleset, self.fights, info.seed
-        );
+        if let Some(exchange) = &info.exchange {
+            let _ = writeln!(
+                out,
+                "{} ({}): {} single exchanges, {exchange}, seed {}",
+                info.scenario, info.ruleset, self.fights, info.seed
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{} ({}): {} fights, seed {}",
+                info.scenario, info.ruleset, self.fights, info.seed
+            );
+            self.render_wins(&mut out);
+        }
+        self.render_figures(&mut out);
+        out
+    }
+
+    fn render_wins(&self, out: &mut String) {
         let _ = writeln!(out, "\nwins                       rate    95% interval");
         for line in &self.wins {
             let _ = writeln!(
@@ -201,6 +218,9 @@ impl Report {
             "\nrounds to the end: mean {:.2}, median {}, 90% within {}, 99% within {}, longest {}",
             r.mean, r.median, r.p90, r.p99, r.longest
         );
+    }
+
+    fn render_figures(&self, out: &mut String) {
         let mut section = None;
         for line in &self.figures {
             if section != Some(line.section) {
@@ -219,7 +239,6 @@ impl Report {
                 line.name, line.total, line.per_fight, line.interval.low, line.interval.high
             );
         }
-        out
     }
 }
 

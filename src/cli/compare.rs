@@ -86,6 +86,7 @@ fn compare_two(
         ruleset: before.ruleset.settings.title.clone(),
         seed: args.seed,
         sides: sides_of(&before.scenario),
+        exchange: None,
     };
     let plan = Plan {
         fights: args.fights,

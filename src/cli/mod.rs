@@ -4,6 +4,7 @@ mod check;
 mod compare;
 mod dump;
 mod fight;
+mod odds;
 mod plot;
 mod progress;
 mod report;
@@ -127,6 +128,19 @@ enum Command {
         /// Fight under another ruleset directory than the scenario's own.
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
+        /// Sample single exchanges (the attacker's first turn, as `affray odds` counts
+        /// it) instead of whole fights.
+        #[arg(long)]
+        exchange: bool,
+        /// With --exchange: who attacks (default: the first combatant).
+        #[arg(long, value_name = "NAME", requires = "exchange")]
+        attacker: Option<String>,
+        /// With --exchange: who defends (default: the first combatant of another side).
+        #[arg(long, value_name = "NAME", requires = "exchange")]
+        defender: Option<String>,
+        /// With --exchange: the attacker's action instead of the tactics' choice.
+        #[arg(long, value_name = "ACTION", requires = "exchange")]
+        action: Option<String>,
     },
     /// Fight a scenario under two or more ruleset directories (the original and a
     /// house-ruled copy) and show every figure of the report side by side: A, B, the
@@ -166,6 +180,46 @@ enum Command {
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
     },
+    /// The probabilities of one exchange: the attacker's first turn against the defender
+    /// with the scenario's weapons, skills and modifiers — test results, the chance of a
+    /// hit, the damage after parries and armour, wounds by level and location, table rows
+    /// and choices.
+    ///
+    /// Every face of every die is enumerated while a branch weighs at least
+    /// 1/--branches; dice below that are sampled (one seeded draw per branch), and the
+    /// output says which. The action is the tactics' choice unless --action names one.
+    #[command(
+        after_help = "Examples:\n  affray odds rulesets/legend/scenarios/sword_and_shield_duel.toml\n  affray odds duel.toml --attacker Brannoc --defender Ysolde --plot damage.svg\n  affray odds duel.toml --branches 1000000 --json"
+    )]
+    Odds {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Who attacks (default: the first combatant).
+        #[arg(long, value_name = "NAME")]
+        attacker: Option<String>,
+        /// Who defends (default: the first combatant of another side).
+        #[arg(long, value_name = "NAME")]
+        defender: Option<String>,
+        /// The attacker's action (an option of its `action` decision), instead of the
+        /// tactics' choice.
+        #[arg(long, value_name = "ACTION")]
+        action: Option<String>,
+        /// Enumerate dice while a branch weighs at least 1/this; sample below.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        branches: u64,
+        /// Seed of the sampled dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the odds as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the damage distribution to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Use another ruleset directory than the scenario's own.
+        #[arg(long, value_name = "DIR")]
+        ruleset: Option<PathBuf>,
+    },
     /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
     #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
     Dump {
@@ -186,6 +240,27 @@ pub fn run() -> ExitCode {
             times,
         } => roll::run(&ruleset, &table, seed, times),
         Command::Dump { ruleset } => dump::run(&ruleset),
+        Command::Odds {
+            scenario,
+            attacker,
+            defender,
+            action,
+            branches,
+            seed,
+            json,
+            plot,
+            ruleset,
+        } => odds::run(odds::OddsArgs {
+            scenario: &scenario,
+            ruleset: ruleset.as_deref(),
+            attacker: attacker.as_deref(),
+            defender: defender.as_deref(),
+            action,
+            branches,
+            seed,
+            json,
+            plot: plot.as_deref(),
+        }),
         Command::Compare {
             scenario,
             rulesets,
@@ -227,6 +302,10 @@ pub fn run() -> ExitCode {
             json,
             plot,
             ruleset,
+            exchange,
+            attacker,
+            defender,
+            action,
         } => simulate::run(simulate::SimulateArgs {
             scenario: &scenario,
             ruleset: ruleset.as_deref(),
@@ -236,6 +315,11 @@ pub fn run() -> ExitCode {
             until_error,
             json,
             plot: plot.as_deref(),
+            exchange: exchange.then(|| simulate::ExchangeArgs {
+                attacker: attacker.as_deref(),
+                defender: defender.as_deref(),
+                action,
+            }),
         }),
         Command::Fight {
             scenario,

@@ -7,6 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use affray::analysis::compare::Comparison;
+use affray::analysis::odds::Odds;
 use affray::analysis::simulate::Report;
 use affray::ruleset::Problems;
 
@@ -149,6 +150,32 @@ pub fn comparison(reports: &[Comparison], path: &Path) -> Result<(), Problems> {
             let caption = format!("win rate (%): A = {}, B = {}", report.before, report.after);
             bar_chart(area, &caption, &bars, 100.0)?;
         }
+        root.present()?;
+        Ok(())
+    })();
+    drawn.map_err(|error| plot_failed(path, &error))
+}
+
+/// The distribution of damage to the defender in one exchange.
+pub fn damage(odds: &Odds, path: &Path) -> Result<(), Problems> {
+    let root = SVGBackend::new(path, (800, 420)).into_drawing_area();
+    let drawn = (|| -> Drawn {
+        root.fill(&WHITE)?;
+        let bars: Vec<Bar> = odds
+            .damage
+            .iter()
+            .map(|&(amount, probability)| Bar {
+                label: amount.to_string(),
+                value: probability * 100.0,
+                interval: None,
+            })
+            .collect();
+        let top = bars.iter().map(|b| b.value).fold(0.0, f64::max) * 1.1 + 1.0;
+        let caption = format!(
+            "damage to {} in one exchange with {} (%)",
+            odds.defender, odds.attacker
+        );
+        bar_chart(&root, &caption, &bars, top.min(100.0))?;
         root.present()?;
         Ok(())
     })();

@@ -3,8 +3,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use affray::analysis::exchange::Exchange;
 use affray::analysis::run::{self, Accumulate, Plan};
 use affray::analysis::simulate::{Report, RunInfo, Tally};
+use affray::dice::DiceSource;
 use affray::ruleset::Problems;
 use affray::scenario;
 
@@ -20,17 +22,41 @@ pub struct SimulateArgs<'a> {
     pub until_error: Option<f64>,
     pub json: bool,
     pub plot: Option<&'a Path>,
+    /// Single exchanges between these two (attacker, defender, action) instead of fights.
+    pub exchange: Option<ExchangeArgs<'a>>,
+}
+
+pub struct ExchangeArgs<'a> {
+    pub attacker: Option<&'a str>,
+    pub defender: Option<&'a str>,
+    pub action: Option<String>,
 }
 
 pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
     let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
+    let ruleset = Arc::new(ruleset);
+    let exchange = match &args.exchange {
+        Some(asked) => Some(
+            Exchange::new(
+                Arc::clone(&ruleset),
+                scenario.clone(),
+                asked.attacker,
+                asked.defender,
+                asked.action.clone(),
+            )
+            .map_err(|e| vec![miette::Report::new(e)])?,
+        ),
+        None => None,
+    };
     let info = RunInfo {
         scenario: scenario.title.clone(),
         ruleset: ruleset.settings.title.clone(),
         seed: args.seed,
         sides: sides_of(&scenario),
+        exchange: exchange
+            .as_ref()
+            .map(|e| format!("{} against {}", e.attacker_name(), e.defender_name())),
     };
-    let ruleset = Arc::new(ruleset);
     let plan = Plan {
         fights: args.fights,
         seed: args.seed,
@@ -40,7 +66,12 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
     let sides = info.sides.clone();
     let tally: Tally = run::run(
         plan,
-        |seed| run::fight_figures(&ruleset, &scenario, seed),
+        |seed| match &exchange {
+            Some(exchange) => exchange
+                .run(DiceSource::seeded(seed))
+                .map(|(figures, _)| figures),
+            None => run::fight_figures(&ruleset, &scenario, seed),
+        },
         &|done| progress.advance(done),
         |tally: &Tally| {
             args.until_error
@@ -50,7 +81,7 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
     .map_err(|error| vec![miette::Report::new(error)])?;
     progress.finish();
     let report = Report::new(info, &tally);
-    if let Some(path) = args.plot {
+    if let (Some(path), None) = (args.plot, &report.info.exchange) {
         plot::simulation(&report, path)?;
     }
     if args.json {
@@ -65,6 +96,9 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
                 "\nstopped after {} fights: every win-rate interval is narrower than asked",
                 tally.fights()
             );
+        }
+        if report.info.exchange.is_some() {
+            return Ok(());
         }
         println!(
             "\none fight of this run with its log: affray fight {} --seed {}",

@@ -27,6 +27,19 @@ pub struct GivenDie {
 enum Kind {
     Seeded(Pcg64),
     Given(VecDeque<GivenDie>),
+    /// Planned values first (a branch of an enumeration), then seeded ones.
+    Planned {
+        planned: Vec<u32>,
+        then: Pcg64,
+    },
+}
+
+/// One die as it was rolled, for whoever needs the sequence afterwards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RolledDie {
+    pub sides: u32,
+    pub value: u32,
+    pub purpose: String,
 }
 
 /// Seeded and portable, or replaying given values in order.
@@ -34,6 +47,8 @@ enum Kind {
 pub struct DiceSource {
     kind: Kind,
     rolls: u64,
+    /// Every die rolled, when asked for with [`DiceSource::traced`].
+    trace: Option<Vec<RolledDie>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
@@ -66,8 +81,9 @@ pub enum RollError {
 impl DiceSource {
     pub fn seeded(seed: u64) -> Self {
         DiceSource {
-            kind: Kind::Seeded(Pcg64::new(u128::from(seed) ^ STATE_MIX, STREAM)),
+            kind: Kind::Seeded(pcg(seed)),
             rolls: 0,
+            trace: None,
         }
     }
 
@@ -75,7 +91,33 @@ impl DiceSource {
         DiceSource {
             kind: Kind::Given(values.into_iter().collect()),
             rolls: 0,
+            trace: None,
         }
+    }
+
+    /// The `planned` values first, in order, then dice seeded with `seed`: one branch of
+    /// an enumeration of every die's faces. A planned value that does not fit its die is
+    /// refused like a given one.
+    pub fn planned(planned: Vec<u32>, seed: u64) -> Self {
+        DiceSource {
+            kind: Kind::Planned {
+                planned,
+                then: pcg(seed),
+            },
+            rolls: 0,
+            trace: None,
+        }
+    }
+
+    /// The same source, keeping every die it rolls (see [`DiceSource::trace`]).
+    pub fn traced(mut self) -> Self {
+        self.trace = Some(Vec::new());
+        self
+    }
+
+    /// Every die rolled so far, if the source is traced.
+    pub fn trace(&self) -> &[RolledDie] {
+        self.trace.as_deref().unwrap_or_default()
     }
 
     /// How many dice this source has rolled.
@@ -85,9 +127,31 @@ impl DiceSource {
 
     /// One die of `sides` faces, showing 1 to `sides`.
     pub fn roll_die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
+        let value = self.next_face(sides, purpose)?;
+        if let Some(trace) = &mut self.trace {
+            trace.push(RolledDie {
+                sides,
+                value,
+                purpose: purpose.to_string(),
+            });
+        }
+        Ok(value)
+    }
+
+    fn next_face(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
         self.rolls += 1;
         match &mut self.kind {
             Kind::Seeded(rng) => Ok(uniform(rng, sides)),
+            Kind::Planned { planned, then } => match planned.get(self.rolls as usize - 1) {
+                None => Ok(uniform(then, sides)),
+                Some(&value) if (1..=sides).contains(&value) => Ok(value),
+                Some(&value) => Err(RollError::Impossible {
+                    value,
+                    sides,
+                    purpose: purpose.to_string(),
+                    origin: format!("planned die {}", self.rolls),
+                }),
+            },
             Kind::Given(values) => {
                 let given = values.pop_front().ok_or_else(|| RollError::RanOut {
                     roll: self.rolls,
@@ -106,6 +170,10 @@ impl DiceSource {
             }
         }
     }
+}
+
+fn pcg(seed: u64) -> Pcg64 {
+    Pcg64::new(u128::from(seed) ^ STATE_MIX, STREAM)
 }
 
 /// A face from 1 to `sides`, without modulo bias: words in the incomplete last block of

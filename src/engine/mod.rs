@@ -214,6 +214,11 @@ impl FightHandle {
             .unwrap_or_default()
     }
 
+    /// Every die rolled so far, when the fight's dice source is traced.
+    pub fn dice_trace(&self) -> Vec<crate::dice::RolledDie> {
+        self.core().dice.trace().to_vec()
+    }
+
     fn emit(&self, event: Event) {
         if let Some(events) = self.core().events.as_mut() {
             events.push(event);
@@ -304,6 +309,26 @@ impl FightHandle {
             }
         }
         self.end(max_rounds)
+    }
+
+    /// One turn of `who` at the start of the fight, and nothing else: the set-up, every
+    /// combatant's actions for round 1 (no initiative is rolled: order does not matter for
+    /// one turn), then `who`'s turn with the action the chooser picks. What one exchange
+    /// does, for exact odds and for sampling single exchanges.
+    pub fn run_one_turn(&self, who: usize) -> Result<(), FightError> {
+        let count = self.core().combatants.len();
+        if self.has_hook("setup") {
+            for each in 0..count {
+                self.hook("setup", &[HookArgument::Who(each)])?;
+            }
+        }
+        self.core().round = 1;
+        self.emit(Event::RoundStarted { round: 1 });
+        for each in 0..count {
+            let budget = self.hook("actions", &[HookArgument::Who(each)])?.as_int();
+            self.core().combatants[each].actions_left = budget;
+        }
+        self.take_turn(who)
     }
 
     /// Initiative and actions for everyone still in the fight; the order, best first.

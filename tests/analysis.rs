@@ -1,0 +1,244 @@
+//! `simulate`, `compare` and `odds` on the Legend sword-and-shield duel: the report does not
+//! depend on the number of threads, a house-ruled fumble table shows up in a comparison
+//! and identical rules do not, and the enumerated odds of one exchange agree with sampled
+//! exchanges.
+
+mod common;
+
+use common::{affray, copy_dir, edit, root, scratch, text};
+use serde_json::Value;
+
+const DUEL: &str = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+
+fn run_ok(args: &[&str]) -> String {
+    let output = affray(root(), args);
+    assert!(
+        output.status.success(),
+        "affray {args:?} failed:\n{}",
+        text(&output.stderr)
+    );
+    text(&output.stdout)
+}
+
+#[test]
+fn simulate_reports_the_same_for_one_thread_and_two() {
+    // 1,500 fights cross a batch boundary (1,000): batches and threads both split work.
+    let one = run_ok(&[
+        "simulate",
+        DUEL,
+        "--fights",
+        "1500",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    let two = run_ok(&[
+        "simulate",
+        DUEL,
+        "--fights",
+        "1500",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(one, two);
+    assert!(one.contains("1500 fights, seed 1"), "{one}");
+    for section in [
+        "wins",
+        "rounds to the end",
+        "test results",
+        "table rows rolled",
+    ] {
+        assert!(one.contains(section), "{section} missing:\n{one}");
+    }
+    // Another seed is another sample.
+    let other = run_ok(&["simulate", DUEL, "--fights", "1500", "--seed", "2"]);
+    assert_ne!(one, other);
+}
+
+#[test]
+fn simulate_json_adds_up_and_stops_at_the_asked_precision() {
+    let json: Value = serde_json::from_str(&run_ok(&[
+        "simulate",
+        DUEL,
+        "--fights",
+        "100000",
+        "--until-error",
+        "0.2",
+        "--json",
+    ]))
+    .unwrap();
+    // A 95% interval narrower than 20 points needs far fewer than 1,000 fights, and the
+    // rule is checked once per batch of 1,000.
+    assert_eq!(json["fights"], 1000);
+    let wins: u64 = json["wins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|side| side["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(wins, 1000, "every fight has one winner or nobody");
+    let rounds: u64 = json["rounds"]["histogram"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(rounds, 1000);
+}
+
+#[test]
+fn simulate_draws_a_plot() {
+    let dir = scratch("simulate-plot");
+    let svg = dir.join("duel.svg");
+    run_ok(&[
+        "simulate",
+        DUEL,
+        "--fights",
+        "200",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.starts_with("<svg"),
+        "{}",
+        &drawn[..80.min(drawn.len())]
+    );
+    assert!(drawn.contains("win rate"));
+}
+
+fn legend_copy(case: &str) -> std::path::PathBuf {
+    let dir = scratch(case).join("legend");
+    copy_dir(&root().join("rulesets/legend"), &dir);
+    dir
+}
+
+#[test]
+fn compare_finds_a_house_ruled_fumble_table() {
+    let house = legend_copy("compare-fumbles");
+    // Falter takes the rolls of Drop Weapon: a GM who finds dropped weapons too harsh.
+    let fumbles = house.join("tables/fumbles.tables");
+    edit(&fumbles, "  01–03  falter", "  01–06  falter");
+    edit(&fumbles, "  04–06  drop_weapon", "  07–07  drop_weapon");
+    edit(&fumbles, "  07–09  lose_balance", "  08–09  lose_balance");
+    let out = run_ok(&[
+        "compare",
+        DUEL,
+        "--ruleset",
+        "rulesets/legend",
+        "--ruleset",
+        house.to_str().unwrap(),
+        "--fights",
+        "1000",
+    ]);
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{out}"))
+            .to_string()
+    };
+    // More falters, fewer dropped weapons: both marked significant.
+    assert!(line("close_combat_fumble: falter").ends_with('*'), "{out}");
+    assert!(
+        line("close_combat_fumble: drop_weapon").ends_with('*'),
+        "{out}"
+    );
+    assert!(line("close_combat_fumble: falter").contains('+'), "{out}");
+    assert!(out.contains("significant difference"), "{out}");
+}
+
+#[test]
+fn compare_of_identical_rules_finds_nothing() {
+    let copy = legend_copy("compare-same");
+    let out = run_ok(&[
+        "compare",
+        DUEL,
+        "--ruleset",
+        "rulesets/legend",
+        "--ruleset",
+        copy.to_str().unwrap(),
+        "--fights",
+        "300",
+        "--all",
+    ]);
+    assert!(
+        out.contains("no significant difference"),
+        "identical rules must not differ:\n{out}"
+    );
+    assert!(!out.contains('*'), "{out}");
+}
+
+#[test]
+fn compare_needs_two_rulesets() {
+    let output = affray(root(), &["compare", DUEL, "--ruleset", "rulesets/legend"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("needs two ruleset directories"));
+}
+
+/// The figures of `odds` against those of sampled single exchanges: every probability
+/// within the sampling error of the simulation.
+#[test]
+fn odds_agree_with_sampled_exchanges() {
+    let odds: Value = serde_json::from_str(&run_ok(&["odds", DUEL, "--json"])).unwrap();
+    let sampled: Value = serde_json::from_str(&run_ok(&[
+        "simulate",
+        DUEL,
+        "--exchange",
+        "--fights",
+        "4000",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(odds["attacker"], "Brannoc");
+    assert_eq!(odds["defender"], "Ysolde");
+    // The attack and parry dice are enumerated face by face.
+    let enumerated = odds["enumerated"].to_string();
+    assert!(
+        enumerated.contains("attack with Long Sword"),
+        "{enumerated}"
+    );
+    assert!(
+        enumerated.contains("parry with Heater Shield"),
+        "{enumerated}"
+    );
+    let damage: f64 = odds["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair[1].as_f64().unwrap())
+        .sum();
+    assert!(
+        (damage - 1.0).abs() < 1e-9,
+        "probabilities add up to {damage}"
+    );
+
+    let figures = sampled["figures"].as_array().unwrap();
+    let mut compared = 0;
+    for line in odds["figures"].as_array().unwrap() {
+        let expected = line["expected"].as_f64().unwrap();
+        let Some(sample) = figures
+            .iter()
+            .find(|f| f["section"] == line["section"] && f["name"] == line["name"])
+        else {
+            // Too rare to be sampled in 4,000 exchanges.
+            assert!(expected < 0.003, "{line} never sampled");
+            continue;
+        };
+        let mean = sample["per_fight"].as_f64().unwrap();
+        let half = (sample["interval"]["high"].as_f64().unwrap()
+            - sample["interval"]["low"].as_f64().unwrap())
+            / 2.0;
+        // 2.5 half-widths of a 95% interval is about 5 standard errors (the odds have a
+        // sampled part of their own).
+        assert!(
+            (expected - mean).abs() <= 2.5 * half + 0.002,
+            "{}: odds {expected:.4}, sampled {mean:.4} ± {half:.4}",
+            line["name"]
+        );
+        compared += 1;
+    }
+    assert!(compared > 40, "only {compared} figures compared");
+}
