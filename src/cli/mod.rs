@@ -315,7 +315,7 @@ pub fn run() -> ExitCode {
             until_error,
             json,
             plot: plot.as_deref(),
-            exchange: exchange.then(|| simulate::ExchangeArgs {
+            exchange: exchange.then_some(simulate::ExchangeArgs {
                 attacker: attacker.as_deref(),
                 defender: defender.as_deref(),
                 action,
