@@ -4,6 +4,7 @@
 //! TOML settings and equipment); this library reads, checks and runs it. See
 //! ARCHITECTURE.md for the stages and where each lives.
 
+pub mod analysis;
 pub mod dice;
 pub mod engine;
 pub mod log;

@@ -1,6 +1,7 @@
 //! Subcommands, one module each, and the one exit path that renders problems.
 
 mod check;
+mod diff;
 mod dump;
 mod fight;
 mod report;
@@ -22,7 +23,10 @@ Examples:
   affray dump rulesets/legend > legend.json
       Write the whole checked ruleset as JSON.
   affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 3
-      Fight a scenario and print the log; the same seed gives the same log.";
+      Fight a scenario and print the log; the same seed gives the same log.
+  affray diff rulesets/legend my-legend
+      List every table row, script function, equipment field and setting a
+      house-ruled copy changes.";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -83,6 +87,26 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
     },
+    /// List what differs between two ruleset directories, row by row: table rows, whole
+    /// tables, script functions, equipment entries and fields, settings.
+    ///
+    /// Both are checked first (problems are reported as `affray check` does). Rows are
+    /// matched by name within their table and compared by meaning: spacing, comments and
+    /// re-wrapped text are not differences. Exits 0 whether or not anything differs.
+    #[command(
+        after_help = "Examples:\n  affray diff rulesets/legend my-legend\n      What my-legend, a copy of Legend, changes.\n  affray diff rulesets/legend my-legend --json > changes.json"
+    )]
+    Diff {
+        /// The original ruleset directory.
+        #[arg(value_name = "A_DIR")]
+        before: PathBuf,
+        /// The changed copy, compared with A_DIR.
+        #[arg(value_name = "B_DIR")]
+        after: PathBuf,
+        /// Print the differences as JSON, for a program.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
     #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
     Dump {
@@ -103,6 +127,11 @@ pub fn run() -> ExitCode {
             times,
         } => roll::run(&ruleset, &table, seed, times),
         Command::Dump { ruleset } => dump::run(&ruleset),
+        Command::Diff {
+            before,
+            after,
+            json,
+        } => diff::run(&before, &after, json),
         Command::Fight {
             scenario,
             seed,
