@@ -265,3 +265,58 @@ fn diff_help_has_an_example() {
     assert_eq!(output.status.code(), Some(0));
     assert!(text(&output.stdout).contains("affray diff rulesets/legend my-legend"));
 }
+
+/// The shipped rulesets and the fixture, as the library loads them.
+fn shipped() -> Vec<affray::ruleset::Ruleset> {
+    let mut dirs: Vec<PathBuf> = fs::read_dir(root().join("rulesets"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("ruleset.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs.push(root().join("tests/fixtures/d20_skirmish"));
+    dirs.iter()
+        .map(|dir| affray::ruleset::load(dir).expect("a shipped ruleset loads"))
+        .collect()
+}
+
+#[test]
+fn every_shipped_ruleset_is_the_same_as_itself() {
+    for ruleset in shipped() {
+        let found = affray::analysis::diff::ruleset_differences(&ruleset, &ruleset);
+        assert!(found.is_empty(), "{}: {found:#?}", ruleset.dir);
+    }
+}
+
+#[test]
+fn functions_found_in_the_text_are_those_rhai_compiled() {
+    // `affray diff` finds functions in the script's text; rhai's AST keeps no spans.
+    for ruleset in shipped() {
+        for script in &ruleset.scripts {
+            let mut found: Vec<(String, usize)> =
+                affray::script::layout::functions_in(script.file.text())
+                    .into_iter()
+                    .map(|f| (f.name, f.arity))
+                    .collect();
+            found.sort();
+            // Closures (`|x| ...`) are compiled as functions named `anon$...`; their
+            // text is part of the function that holds them.
+            let named: Vec<(String, usize)> = script
+                .functions
+                .iter()
+                .filter(|(name, _)| !name.starts_with("anon$"))
+                .cloned()
+                .collect();
+            assert_eq!(found, named, "{}", script.file.name());
+        }
+    }
+}
+
+#[test]
+fn two_different_systems_compare_the_same_way_twice() {
+    let all = shipped();
+    let first = affray::analysis::diff::ruleset_differences(&all[0], &all[1]);
+    let second = affray::analysis::diff::ruleset_differences(&all[0], &all[1]);
+    assert!(!first.is_empty());
+    assert_eq!(first, second);
+}
