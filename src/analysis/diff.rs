@@ -22,7 +22,7 @@ pub struct Difference {
     /// The file it is in, relative to the ruleset directory (the `after` one, or the
     /// `before` one for something removed).
     pub file: String,
-    /// What it is, as a person reads it: `close_combat_fumble row 04-06 drop_weapon`.
+    /// What it is, as a person reads it: `<table> row 4-6 <row>`, `<section>.<id> <field>`.
     pub title: String,
     pub item: Item,
     pub change: Change,
@@ -56,7 +56,7 @@ pub enum Item {
         id: String,
         field: String,
     },
-    /// A key of `ruleset.toml` (`success_levels`, or `conditions.prone` within a map).
+    /// A key of `ruleset.toml`, or `<map>.<key>` for a key within a map such as `hooks`.
     Setting { key: String },
 }
 

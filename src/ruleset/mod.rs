@@ -90,7 +90,7 @@ impl Ruleset {
             .collect()
     }
 
-    /// A file's name inside the ruleset directory (`tables/fumbles.tables`), whatever
+    /// A file's name inside the ruleset directory (`tables/<name>.tables`), whatever
     /// the directory was called on the command line.
     pub fn relative_name<'f>(&self, file: &'f SourceFile) -> &'f str {
         let name = file.name();

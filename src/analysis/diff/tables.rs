@@ -22,7 +22,7 @@ struct Placed<'r> {
 struct Entry {
     /// What names it within its table.
     key: String,
-    /// `row 04-06 drop_weapon`, `modifier target_prone`.
+    /// `row 4-6 <name>`, `modifier <name>`, `row <key>`.
     title: String,
     value: Value,
     span: Span,
