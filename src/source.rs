@@ -39,6 +39,12 @@ impl SourceFile {
         NamedSource::new(&self.name, Arc::clone(&self.text))
     }
 
+    /// The 1-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let before = &self.text.as_bytes()[..offset.min(self.text.len())];
+        before.iter().filter(|&&byte| byte == b'\n').count() + 1
+    }
+
     /// The byte offset of a 1-based line and 1-based character column, clamped to the file.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
         let mut offset = 0;

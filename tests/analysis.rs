@@ -140,6 +140,10 @@ fn compare_finds_a_house_ruled_fumble_table() {
             .unwrap_or_else(|| panic!("no line for {name}:\n{out}"))
             .to_string()
     };
+    // The rows that changed, by row.
+    assert!(out.contains("close_combat_fumble row 1-6 falter"), "{out}");
+    assert!(out.contains("close_combat_fumble row 7 drop_weapon"), "{out}");
+    assert!(out.contains("3 differences: 3 table rows"), "{out}");
     // More falters, fewer dropped weapons: both marked significant.
     assert!(line("close_combat_fumble: falter").ends_with('*'), "{out}");
     assert!(
@@ -169,6 +173,7 @@ fn compare_of_identical_rules_finds_nothing() {
         "identical rules must not differ:\n{out}"
     );
     assert!(!out.contains('*'), "{out}");
+    assert!(out.contains("no differences"), "{out}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::diff::Difference;
 use super::figures::{FightFigures, FigureKey, NOBODY, Section};
 use super::run::Accumulate;
 use super::simulate::{RoundsLine, RunInfo, percent};
@@ -143,10 +144,17 @@ pub struct Comparison {
     pub rounds_after: RoundsLine,
     /// Every other figure, per fight; only those that occurred under either ruleset.
     pub figures: Vec<CompareLine>,
+    /// What B changes: table rows, script functions, equipment, settings.
+    pub differences: Vec<Difference>,
 }
 
 impl Comparison {
-    pub fn new(info: RunInfo, before: String, after: String, tally: &PairedTally) -> Self {
+    pub fn new(
+        info: RunInfo,
+        (before, after): (String, String),
+        differences: Vec<Difference>,
+        tally: &PairedTally,
+    ) -> Self {
         let n = tally.fights;
         let mut sides = info.sides.clone();
         if tally.figures.contains_key(&win_key(NOBODY)) {
@@ -176,6 +184,7 @@ impl Comparison {
             rounds_before: RoundsLine::of(&tally.rounds_before),
             rounds_after: RoundsLine::of(&tally.rounds_after),
             figures,
+            differences,
         }
     }
 

@@ -4,11 +4,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use affray::analysis::compare::{Comparison, PairedTally};
+use affray::analysis::diff::ruleset_differences;
 use affray::analysis::run::{self, Plan};
 use affray::analysis::simulate::RunInfo;
 use affray::ruleset::{Problems, Ruleset};
 use affray::scenario::{self, Scenario};
 
+use super::diff;
 use super::plot;
 use super::progress::Progress;
 use super::simulate::sides_of;
@@ -58,6 +60,9 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
             if !reports.is_empty() {
                 println!("\n{}\n", "─".repeat(80));
             }
+            println!("what B changes (as `affray diff` lists it):\n");
+            print!("{}", diff::render(&comparison.differences));
+            println!();
             print!("{}", comparison.render(!args.all));
         }
         reports.push(comparison);
@@ -110,10 +115,11 @@ fn compare_two(
     )
     .map_err(|error| vec![miette::Report::new(error)])?;
     progress.finish();
+    let differences = ruleset_differences(&before.ruleset, &after.ruleset);
     Ok(Comparison::new(
         info,
-        before.dir.clone(),
-        after.dir.clone(),
+        (before.dir.clone(), after.dir.clone()),
+        differences,
         &tally,
     ))
 }

@@ -2,6 +2,7 @@
 
 mod check;
 mod compare;
+mod diff;
 mod dump;
 mod fight;
 mod odds;
@@ -32,7 +33,10 @@ Examples:
       Fight it 20,000 times and report win rates, rounds, wounds and fumbles.
   affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml \\
       --ruleset rulesets/legend --ruleset my-legend
-      The same fights under the original rules and a house-ruled copy, side by side.";
+      The same fights under the original rules and a house-ruled copy, side by side.
+  affray diff rulesets/legend my-legend
+      List every table row, script function, equipment field and setting a
+      house-ruled copy changes.";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -220,6 +224,26 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
     },
+    /// List what differs between two ruleset directories, row by row: table rows, whole
+    /// tables, script functions, equipment entries and fields, settings.
+    ///
+    /// Both are checked first (problems are reported as `affray check` does). Rows are
+    /// matched by name within their table and compared by meaning: spacing, comments and
+    /// re-wrapped text are not differences. Exits 0 whether or not anything differs.
+    #[command(
+        after_help = "Examples:\n  affray diff rulesets/legend my-legend\n      What my-legend, a copy of Legend, changes.\n  affray diff rulesets/legend my-legend --json > changes.json"
+    )]
+    Diff {
+        /// The original ruleset directory.
+        #[arg(value_name = "A_DIR")]
+        before: PathBuf,
+        /// The changed copy, compared with A_DIR.
+        #[arg(value_name = "B_DIR")]
+        after: PathBuf,
+        /// Print the differences as JSON, for a program.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the checked ruleset (settings, tables, scripts, equipment) as JSON.
     #[command(after_help = "Example:\n  affray dump rulesets/legend > legend.json")]
     Dump {
@@ -321,6 +345,11 @@ pub fn run() -> ExitCode {
                 action,
             }),
         }),
+        Command::Diff {
+            before,
+            after,
+            json,
+        } => diff::run(&before, &after, json),
         Command::Fight {
             scenario,
             seed,

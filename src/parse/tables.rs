@@ -147,6 +147,21 @@ fn lower_table(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Table, ParseE
 
 // ------------------------------------------------------------------ words
 
+/// Where a row was written: from its first token to the end of its last. A rule's own span
+/// (and its last child's) also holds the whitespace and comments skipped after its last
+/// token, so the end is that of the innermost last pair.
+fn written_span(origin: Origin<'_>, pair: &Pair<'_, Rule>) -> Span {
+    let whole = origin.span(pair.as_span());
+    let mut last = pair.clone();
+    while let Some(inner) = last.clone().into_inner().last() {
+        last = inner;
+    }
+    Span::new(
+        whole.start,
+        origin.span(last.as_span()).end.max(whole.start),
+    )
+}
+
 fn lower_name(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<String> {
     Spanned::new(pair.as_str().to_string(), origin.span(pair.as_span()))
 }
@@ -399,6 +414,7 @@ fn lower_roll_row(
     pair: Pair<'_, Rule>,
     hundred: bool,
 ) -> Result<RollRow, ParseError> {
+    let span = written_span(origin, &pair);
     let mut children = Children::of(origin, pair, "a row");
     let range = lower_range(
         origin,
@@ -415,6 +431,7 @@ fn lower_roll_row(
         label,
         description,
         actions,
+        span,
     })
 }
 
@@ -487,13 +504,14 @@ fn lower_key(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Key>, P
 }
 
 fn lower_matrix_row(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<MatrixRow, ParseError> {
+    let span = written_span(origin, &pair);
     let mut children = Children::of(origin, pair, "a matrix row");
     let key = lower_key(origin, children.expect(Rule::key, "the row's key")?)?;
     let cells = children
         .remaining()
         .map(|cell| lower_cell(origin, cell))
         .collect::<Result<_, _>>()?;
-    Ok(MatrixRow { key, cells })
+    Ok(MatrixRow { key, cells, span })
 }
 
 fn lower_cell(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Cell>, ParseError> {
@@ -569,6 +587,7 @@ fn lower_modifier_group(
 }
 
 fn lower_modifier(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Modifier, ParseError> {
+    let span = written_span(origin, &pair);
     let mut children = Children::of(origin, pair, "a modifier");
     let name = lower_name(origin, children.expect(Rule::name, "the modifier's name")?);
     let label = children.optional(Rule::label).map(lower_text);
@@ -582,6 +601,7 @@ fn lower_modifier(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Modifier, 
         label,
         value,
         scale,
+        span,
     })
 }
 
@@ -725,6 +745,7 @@ fn lower_effect_list(
 }
 
 fn lower_effect(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Effect, ParseError> {
+    let span = written_span(origin, &pair);
     let mut children = Children::of(origin, pair, "an effect");
     let name = lower_name(origin, children.expect(Rule::name, "the effect's name")?);
     let label = children.optional(Rule::label).map(lower_text);
@@ -739,6 +760,7 @@ fn lower_effect(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Effect, Pars
         requires: None,
         weapons: Vec::new(),
         actions: Vec::new(),
+        span,
     };
     for flag in children.remaining() {
         match flag.as_rule() {

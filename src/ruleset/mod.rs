@@ -32,10 +32,17 @@ pub struct Ruleset {
     pub dir: String,
     pub settings: Settings,
     pub tables: Vec<Table>,
+    /// The file each table was read from, in the same order as `tables`: the text of
+    /// every row, for showing it again (`affray diff`).
+    pub table_files: Vec<SourceFile>,
     table_index: HashMap<String, usize>,
     pub scripts: Vec<Script>,
     pub formulas: Vec<Formula>,
     pub equipment: Equipment,
+    /// `ruleset.toml` as read, for showing a setting again.
+    pub settings_file: SourceFile,
+    /// `equipment.toml` as read, if the ruleset has one.
+    pub equipment_file: Option<SourceFile>,
     /// The sandboxed engine the scripts were compiled on, and will run on.
     pub engine: Arc<rhai::Engine>,
 }
@@ -81,6 +88,15 @@ impl Ruleset {
             })
             .flatten()
             .collect()
+    }
+
+    /// A file's name inside the ruleset directory (`tables/<name>.tables`), whatever
+    /// the directory was called on the command line.
+    pub fn relative_name<'f>(&self, file: &'f SourceFile) -> &'f str {
+        let name = file.name();
+        name.strip_prefix(self.dir.as_str())
+            .and_then(|rest| rest.strip_prefix('/'))
+            .unwrap_or(name)
     }
 
     /// One line saying what was loaded.
@@ -228,8 +244,8 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
         equipment: equipment_file.as_ref(),
     };
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
-    match resolved {
-        Some(resolved) if problems.is_empty() => {
+    match (resolved, settings_file) {
+        (Some(resolved), Some(settings_file)) if problems.is_empty() => {
             let table_index = resolved
                 .tables
                 .iter()
@@ -240,10 +256,13 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 dir: shown,
                 settings: resolved.settings,
                 tables: resolved.tables,
+                table_files: resolved.table_files,
                 table_index,
                 scripts: resolved.scripts,
                 formulas: resolved.formulas,
                 equipment: resolved.equipment,
+                settings_file,
+                equipment_file,
                 engine: Arc::new(engine),
             })
         }

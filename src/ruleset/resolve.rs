@@ -25,6 +25,8 @@ pub(super) struct Inputs<'a> {
 pub(super) struct Resolved {
     pub settings: Settings,
     pub tables: Vec<Table>,
+    /// The file of each table, in the same order.
+    pub table_files: Vec<SourceFile>,
     pub scripts: Vec<Script>,
     pub formulas: Vec<Formula>,
     pub equipment: Equipment,
@@ -107,9 +109,11 @@ pub(super) fn resolve(
         check_hit_location_table(locations, &tables, settings_file, problems);
     }
 
+    let table_files = tables.iter().map(|(_, file)| (*file).clone()).collect();
     Some(Resolved {
         settings,
         tables: tables.into_iter().map(|(table, _)| table).collect(),
+        table_files,
         scripts,
         formulas,
         equipment,

@@ -6,6 +6,7 @@
 
 mod api;
 mod hooks;
+pub mod layout;
 mod problem;
 mod sandbox;
 

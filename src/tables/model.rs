@@ -65,6 +65,9 @@ pub struct RollRow {
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Spanned<Action>>,
+    /// The whole row as written, for showing it again.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 impl RollRow {
@@ -183,6 +186,9 @@ pub struct Axis {
 pub struct MatrixRow {
     pub key: Spanned<Key>,
     pub cells: Vec<Spanned<Cell>>,
+    /// The whole row as written, for showing it again.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -295,6 +301,9 @@ pub struct Modifier {
     pub value: Spanned<ModifierValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<Scale>,
+    /// The whole modifier as written, for showing it again.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -377,6 +386,9 @@ pub struct Effect {
     pub weapons: Vec<Spanned<String>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Spanned<Action>>,
+    /// The whole effect as written, for showing it again.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// `requires critical` (the chooser's own result) or `requires opponent fumble`.

@@ -1,0 +1,198 @@
+//! `ruleset.toml` key by key and `equipment.toml` entry by entry, field by field:
+//! the decoded values decide what differs; the file, read again with spans, shows
+//! where each is written.
+
+use indexmap::IndexSet;
+use serde_json::{Map, Value};
+use toml::Spanned;
+use toml::de::{DeString, DeTable, DeValue};
+
+use super::text::{unwritten, written};
+use super::{Change, Found, Item, Text};
+use crate::ruleset::Ruleset;
+use crate::source::{SourceFile, Span};
+
+/// A TOML file of a ruleset, read again for the places of its keys.
+struct Located<'r> {
+    file: Option<&'r SourceFile>,
+    relative: String,
+    root: Option<Spanned<DeTable<'r>>>,
+}
+
+impl<'r> Located<'r> {
+    fn new(ruleset: &'r Ruleset, file: Option<&'r SourceFile>, default_name: &str) -> Self {
+        Located {
+            file,
+            relative: file.map_or(default_name.to_string(), |f| {
+                ruleset.relative_name(f).to_string()
+            }),
+            // The file was decoded when the ruleset loaded, so it parses.
+            root: file.and_then(|f| DeTable::parse(f.text()).ok()),
+        }
+    }
+
+    /// How the key at `path` is written, or `key = value` when the file leaves it out.
+    fn text(&self, path: &[&str], value: &Value) -> Text {
+        let span = self
+            .root
+            .as_ref()
+            .and_then(|root| span_of(root.get_ref(), path));
+        match (self.file, span) {
+            (Some(file), Some(span)) => written(file, &self.relative, span),
+            _ => unwritten(
+                &self.relative,
+                path.last().copied().unwrap_or_default(),
+                value,
+            ),
+        }
+    }
+}
+
+/// From the key to the end of its value; a table's value ends with its last entry (a
+/// `[header]` table's own span is only its header).
+fn span_of(table: &DeTable<'_>, path: &[&str]) -> Option<Span> {
+    let (first, rest) = path.split_first()?;
+    let (key, value) = entry(table, first)?;
+    if rest.is_empty() {
+        let start = key.span().start.min(value.span().start);
+        return Some(Span::new(start, end_of(value)));
+    }
+    match value.get_ref() {
+        DeValue::Table(inner) => span_of(inner, rest),
+        _ => None,
+    }
+}
+
+fn entry<'t, 'i>(
+    table: &'t DeTable<'i>,
+    name: &str,
+) -> Option<(&'t Spanned<DeString<'i>>, &'t Spanned<DeValue<'i>>)> {
+    table.iter().find(|(key, _)| key.get_ref() == name)
+}
+
+fn end_of(value: &Spanned<DeValue<'_>>) -> usize {
+    let own = value.span().end;
+    match value.get_ref() {
+        DeValue::Table(inner) => inner
+            .iter()
+            .map(|(key, value)| key.span().end.max(end_of(value)))
+            .fold(own, usize::max),
+        _ => own,
+    }
+}
+
+pub(super) fn compare_settings(before: &Ruleset, after: &Ruleset, found: &mut Found) {
+    let old = Located::new(before, Some(&before.settings_file), "ruleset.toml");
+    let new = Located::new(after, Some(&after.settings_file), "ruleset.toml");
+    let old_values = object(serde_json::to_value(&before.settings));
+    let new_values = object(serde_json::to_value(&after.settings));
+    for key in keys(&old_values, &new_values) {
+        let was = present(old_values.get(&key));
+        let now = present(new_values.get(&key));
+        if let (Some(Value::Object(was)), Some(Value::Object(now))) = (was, now) {
+            // A map such as `conditions` or `hooks`: each of its keys on its own.
+            for inner in keys(was, now) {
+                let path = [key.as_str(), inner.as_str()];
+                let was = present(was.get(&inner));
+                let now = present(now.get(&inner));
+                let item = Item::Setting {
+                    key: path.join("."),
+                };
+                let title = format!("setting {}", path.join("."));
+                push_change(found, item, title, (&old, was), (&new, now), &path);
+            }
+            continue;
+        }
+        let item = Item::Setting { key: key.clone() };
+        let title = format!("setting {key}");
+        push_change(
+            found,
+            item,
+            title,
+            (&old, was),
+            (&new, now),
+            &[key.as_str()],
+        );
+    }
+}
+
+pub(super) fn compare_equipment(before: &Ruleset, after: &Ruleset, found: &mut Found) {
+    let old = Located::new(before, before.equipment_file.as_ref(), "equipment.toml");
+    let new = Located::new(after, after.equipment_file.as_ref(), "equipment.toml");
+    let old_values = object(serde_json::to_value(&before.equipment));
+    let new_values = object(serde_json::to_value(&after.equipment));
+    for section in keys(&old_values, &new_values) {
+        let empty = Map::new();
+        let was_section = old_values.get(&section).and_then(Value::as_object);
+        let now_section = new_values.get(&section).and_then(Value::as_object);
+        let was_section = was_section.unwrap_or(&empty);
+        let now_section = now_section.unwrap_or(&empty);
+        for id in keys(was_section, now_section) {
+            let path = [section.as_str(), id.as_str()];
+            let was = was_section.get(&id);
+            let now = now_section.get(&id);
+            match (was, now) {
+                (Some(Value::Object(was)), Some(Value::Object(now))) => {
+                    for field in keys(was, now) {
+                        let path = [section.as_str(), id.as_str(), field.as_str()];
+                        let item = Item::EquipmentField {
+                            section: section.clone(),
+                            id: id.clone(),
+                            field: field.clone(),
+                        };
+                        let title = format!("{section}.{id} {field}");
+                        let was = present(was.get(&field));
+                        let now = present(now.get(&field));
+                        push_change(found, item, title, (&old, was), (&new, now), &path);
+                    }
+                }
+                _ => {
+                    let item = Item::EquipmentEntry {
+                        section: section.clone(),
+                        id: id.clone(),
+                    };
+                    let title = format!("{section}.{id}");
+                    push_change(found, item, title, (&old, was), (&new, now), &path);
+                }
+            }
+        }
+    }
+}
+
+/// Record what happened to one value, if anything did.
+fn push_change(
+    found: &mut Found,
+    item: Item,
+    title: String,
+    (old, was): (&Located<'_>, Option<&Value>),
+    (new, now): (&Located<'_>, Option<&Value>),
+    path: &[&str],
+) {
+    let change = match (was, now) {
+        (None, None) => return,
+        (Some(was), Some(now)) if was == now => return,
+        (None, Some(_)) => Change::Added,
+        (Some(_), None) => Change::Removed,
+        (Some(_), Some(_)) => Change::Changed,
+    };
+    let before = was.map(|value| old.text(path, value));
+    let after = now.map(|value| new.text(path, value));
+    found.push(item, title, change, before, after);
+}
+
+fn object(value: Result<Value, serde_json::Error>) -> Map<String, Value> {
+    match value {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// A value that is there: `null` is a key left out.
+fn present(value: Option<&Value>) -> Option<&Value> {
+    value.filter(|v| !v.is_null())
+}
+
+/// The keys of both, those of `now` in its order first, then those only in `was`.
+fn keys(was: &Map<String, Value>, now: &Map<String, Value>) -> IndexSet<String> {
+    now.keys().chain(was.keys()).cloned().collect()
+}
