@@ -116,6 +116,15 @@ pub fn render_text(event: &Event, out: &mut String) {
             out,
             "    {who} takes {amount} to {location}, {hit_points} HP left there"
         ),
+        Event::Wound {
+            who,
+            location,
+            level,
+        } => match location {
+            Some(location) => writeln!(out, "    {who}: {level} wound to {location}"),
+            // "(wound level)" tells it apart from the line of a condition of that name.
+            None => writeln!(out, "    {who}: {level} (wound level)"),
+        },
         Event::Armour {
             who,
             location,
