@@ -444,9 +444,7 @@ impl FightHandle {
             combatant.spec.name.clone()
         };
         if level.trim().is_empty() {
-            return Err(
-                "a wound needs a level (the ruleset's name for it, e.g. \"serious\")".into(),
-            );
+            return Err("a wound needs a level: the name the ruleset gives it".into());
         }
         self.emit(Event::Wound {
             who: name,
