@@ -103,6 +103,76 @@ fn a_script_error_stops_the_fight_with_file_line_and_hook() {
     snapshot("script_error_in_act", stderr);
 }
 
+/// The fixture skirmish with `call` after each blow's damage, fought with seed 1.
+fn skirmish_with_a_wound(case: &str, call: &str, json: bool) -> std::process::Output {
+    let dir = scratch(case);
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    common::edit(
+        &dir.join("d20_skirmish/scripts/combat.rhai"),
+        "fight.damage(target, \"total\", max(damage, 1));",
+        &format!("fight.damage(target, \"total\", max(damage, 1));\n    {call}"),
+    );
+    let mut args = vec![
+        "fight",
+        "d20_skirmish/scenarios/skirmish.toml",
+        "--seed",
+        "1",
+    ];
+    if json {
+        args.push("--json");
+    }
+    let output = affray(&dir, &args);
+    let _ = fs::remove_dir_all(&dir);
+    output
+}
+
+#[test]
+fn a_wound_is_typed_data_with_or_without_a_location() {
+    let output = skirmish_with_a_wound(
+        "wound",
+        "fight.wound(target, \"grazed\"); fight.wound(target, \"total\", \"grazed\");",
+        true,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let wounds: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|event| event["event"] == "wound")
+        .collect();
+    assert!(wounds.len() >= 2, "a hit or more in the fight");
+    // To the whole combatant: no `location` key at all; at a location: the location.
+    assert_eq!(wounds[0].as_object().unwrap().len(), 3, "{}", wounds[0]);
+    assert_eq!(wounds[0]["level"], "grazed");
+    assert_eq!(wounds[1]["location"], "total");
+    assert_eq!(wounds[1]["who"], wounds[0]["who"]);
+
+    let output = skirmish_with_a_wound(
+        "wound-text",
+        "fight.wound(target, \"grazed\"); fight.wound(target, \"total\", \"grazed\");",
+        false,
+    );
+    let log = text(&output.stdout);
+    assert!(log.contains(": grazed (wound level)\n"), "{log}");
+    assert!(log.contains(": grazed wound to total\n"), "{log}");
+}
+
+#[test]
+fn a_wound_at_a_location_the_combatant_lacks_stops_the_fight() {
+    let output = skirmish_with_a_wound(
+        "wound-bad",
+        "fight.wound(target, \"torso\", \"grazed\");",
+        false,
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("has no location `torso`"), "{stderr}");
+    assert!(stderr.contains("combat.rhai"), "{stderr}");
+}
+
 #[test]
 fn a_ruleset_without_hooks_says_it_cannot_fight() {
     let dir = scratch("hooks");

@@ -192,6 +192,34 @@ fn wounds_and_fates_are_the_books() {
 }
 
 #[test]
+fn each_wound_is_a_typed_event_with_the_books_level_and_location() {
+    let events = events();
+    let wounds: Vec<(&str, &str, &str)> = of_kind(&events, "wound")
+        .iter()
+        .map(|e| {
+            (
+                e["who"].as_str().unwrap(),
+                e["location"].as_str().unwrap(),
+                e["level"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        wounds,
+        [
+            // "her right arm HP are now –1": a Serious Wound, judged after the yank.
+            ("Lilina", "right_arm", "serious"),
+            // Goblin 1 "dies instantly" of a Major Wound to the chest.
+            ("Goblin 1", "chest", "major"),
+            // "the goblin is reduced to –3 HP: a Serious Wound".
+            ("Goblin 2", "abdomen", "serious"),
+            // Alaric's shield arm keeps 2 of its hit points: a Minor Wound.
+            ("Alaric", "left_arm", "minor"),
+        ]
+    );
+}
+
+#[test]
 fn the_replayed_log_is_a_snapshot() {
     insta::with_settings!({ snapshot_path => "../snapshots/legend", prepend_module_to_snapshot => false }, {
         insta::assert_snapshot!("goblin_fight_round_1_replay", replay(false));

@@ -426,6 +426,34 @@ impl FightHandle {
         Ok(left)
     }
 
+    /// Log a wound of a level the ruleset names, at a location or (`None`) to the whole
+    /// combatant. Nothing changes: the scripts apply the wound's effects as their rules
+    /// say; the event is there so that a report can count wounds by level and location.
+    pub fn wound(&self, who: usize, location: Option<&str>, level: &str) -> Primitive<()> {
+        let name = {
+            let core = self.core();
+            let combatant = &core.combatants[who];
+            if let Some(location) = location
+                && !combatant.locations.contains_key(location)
+            {
+                return Err(format!(
+                    "{} has no location `{location}`",
+                    combatant.spec.name
+                ));
+            }
+            combatant.spec.name.clone()
+        };
+        if level.trim().is_empty() {
+            return Err("a wound needs a level: the name the ruleset gives it".into());
+        }
+        self.emit(Event::Wound {
+            who: name,
+            location: location.map(str::to_string),
+            level: level.to_string(),
+        });
+        Ok(())
+    }
+
     pub fn actions_left(&self, who: usize) -> i64 {
         self.core().combatants[who].actions_left
     }

@@ -67,6 +67,13 @@ pub enum Event {
         amount: i64,
         hit_points: i64,
     },
+    /// A wound of a level the ruleset names (its wound levels), at a location or to the pool.
+    Wound {
+        who: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        location: Option<String>,
+        level: String,
+    },
     /// Armour points of a location changed.
     Armour {
         who: String,
@@ -103,13 +110,6 @@ pub enum Event {
     ConditionEnded {
         who: String,
         condition: String,
-    },
-    /// A wound of a level the ruleset names (its wound levels), at a location or to the pool.
-    Wound {
-        who: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        location: Option<String>,
-        level: String,
     },
     /// A line a script wrote with `fight.log(...)`.
     Note {

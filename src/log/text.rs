@@ -116,6 +116,15 @@ pub fn render_text(event: &Event, out: &mut String) {
             out,
             "    {who} takes {amount} to {location}, {hit_points} HP left there"
         ),
+        Event::Wound {
+            who,
+            location,
+            level,
+        } => match location {
+            Some(location) => writeln!(out, "    {who}: {level} wound to {location}"),
+            // "(wound level)" tells it apart from the line of a condition of that name.
+            None => writeln!(out, "    {who}: {level} (wound level)"),
+        },
         Event::Armour {
             who,
             location,
@@ -158,12 +167,6 @@ pub fn render_text(event: &Event, out: &mut String) {
         Event::ConditionEnded { who, condition } => {
             writeln!(out, "    {who}: {condition} ends")
         }
-        Event::Wound {
-            who,
-            location: Some(location),
-            level,
-        } => writeln!(out, "    {who}: {level} wound to {location}"),
-        Event::Wound { who, level, .. } => writeln!(out, "    {who}: {level}"),
         Event::Note { text } => writeln!(out, "    {text}"),
         Event::OutOfFight { who } => writeln!(out, "    {who} is out of the fight"),
         Event::RoundEnded { .. } => Ok(()),

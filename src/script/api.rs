@@ -302,6 +302,19 @@ pub fn register(engine: &mut Engine) {
             Ok(f.damage(who(f, w)?, at, amount)?)
         },
     );
+    // A wound only logs its level: the ruleset's scripts apply what it does.
+    engine.register_fn(
+        "wound",
+        |f: &mut FightHandle, w: i64, level: &str| -> Result<()> {
+            Ok(f.wound(who(f, w)?, None, level)?)
+        },
+    );
+    engine.register_fn(
+        "wound",
+        |f: &mut FightHandle, w: i64, at: &str, level: &str| -> Result<()> {
+            Ok(f.wound(who(f, w)?, Some(at), level)?)
+        },
+    );
 
     // Actions and conditions.
     engine.register_fn(
