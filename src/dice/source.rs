@@ -23,14 +23,32 @@ pub struct GivenDie {
     pub origin: String,
 }
 
-#[derive(Clone, Debug)]
+/// Where dice come from when they come from outside the program: a person at the table
+/// typing what they rolled, or a record being replayed. The source still counts every
+/// die, so it stays the one source of every die of a run.
+pub trait AskDie: Send {
+    /// One die of `sides` faces (1 to `sides`) for `purpose`.
+    fn die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError>;
+}
+
 enum Kind {
     Seeded(Pcg64),
     Given(VecDeque<GivenDie>),
+    Asked(Box<dyn AskDie>),
 }
 
-/// Seeded and portable, or replaying given values in order.
-#[derive(Clone, Debug)]
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Kind::Seeded(rng) => f.debug_tuple("Seeded").field(rng).finish(),
+            Kind::Given(values) => f.debug_tuple("Given").field(values).finish(),
+            Kind::Asked(_) => f.write_str("Asked"),
+        }
+    }
+}
+
+/// Seeded and portable, replaying given values in order, or asking outside.
+#[derive(Debug)]
 pub struct DiceSource {
     kind: Kind,
     rolls: u64,
@@ -61,6 +79,15 @@ pub enum RollError {
         purpose: String,
         origin: String,
     },
+    /// The die was not rolled because the run was stopped from outside (a person quit,
+    /// or a replayed record no longer matches the fight).
+    #[error("no value for the 1D{sides} ({purpose}): {reason}")]
+    #[diagnostic(code(affray::dice::stopped))]
+    Stopped {
+        sides: u32,
+        purpose: String,
+        reason: String,
+    },
 }
 
 impl DiceSource {
@@ -74,6 +101,14 @@ impl DiceSource {
     pub fn given(values: impl IntoIterator<Item = GivenDie>) -> Self {
         DiceSource {
             kind: Kind::Given(values.into_iter().collect()),
+            rolls: 0,
+        }
+    }
+
+    /// Dice from outside: each die is asked of `asker` (see [`AskDie`]).
+    pub fn asked(asker: Box<dyn AskDie>) -> Self {
+        DiceSource {
+            kind: Kind::Asked(asker),
             rolls: 0,
         }
     }
@@ -103,6 +138,18 @@ impl DiceSource {
                     });
                 }
                 Ok(given.value)
+            }
+            Kind::Asked(asker) => {
+                let value = asker.die(sides, purpose)?;
+                if value == 0 || value > sides {
+                    return Err(RollError::Impossible {
+                        value,
+                        sides,
+                        purpose: purpose.to_string(),
+                        origin: "the value given".into(),
+                    });
+                }
+                Ok(value)
             }
         }
     }
