@@ -32,6 +32,10 @@ fn problem(message: String) -> Problems {
     vec![miette::miette!("{message}")]
 }
 
+fn problem_with_help(message: String, help: String) -> Problems {
+    vec![miette::miette!(help = help, "{message}")]
+}
+
 /// What `affray fight --interactive` or `--resume` was given.
 pub struct PlayArgs<'a> {
     pub scenario: Option<&'a Path>,
@@ -188,20 +192,22 @@ fn state_file(scenario: &Path, named: Option<&Path>, record: &Record) -> Result<
     if !path.exists() {
         return Ok(path);
     }
-    let resume = format!(
-        "resume it with `affray fight --resume {}`, or name another file with --state FILE",
-        path.display()
-    );
     match Record::load(&path) {
         Ok(saved) if saved.scenario == record.scenario && named.is_some() => Ok(path),
-        Ok(_) => Err(problem(format!(
-            "{} already holds a saved fight: {resume}",
-            path.display()
-        ))),
-        Err(_) => Err(problem(format!(
-            "{} already exists and is not an affray state file; affray does not overwrite it: name another file with --state FILE",
-            path.display()
-        ))),
+        Ok(_) => Err(problem_with_help(
+            format!("{} already holds a saved fight", path.display()),
+            format!(
+                "go on with it: affray fight --resume {}\nor name another state file with --state FILE",
+                path.display()
+            ),
+        )),
+        Err(_) => Err(problem_with_help(
+            format!(
+                "{} already exists and is not an affray state file",
+                path.display()
+            ),
+            "affray does not overwrite it: name another state file with --state FILE".into(),
+        )),
     }
 }
 
