@@ -270,3 +270,99 @@ fn a_saved_fight_replayed_under_a_house_rule_shows_the_first_divergence() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn with_every_step_on_auto_no_one_is_asked_and_the_seeded_fight_is_played() {
+    let dir = scratch("play-auto");
+    let duel = duel();
+    let recorded = affray(&dir, &["fight", &duel, "--seed", "1", "--record", "r.json"]);
+    assert_eq!(
+        recorded.status.code(),
+        Some(0),
+        "{}",
+        text(&recorded.stderr)
+    );
+    let output = affray_with_input(
+        &dir,
+        &[
+            "fight",
+            &duel,
+            "-i",
+            "--seed",
+            "1",
+            "--state",
+            "i.json",
+            "--dial",
+            "dice=auto",
+            "--dial",
+            "choices=auto",
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let transcript = text(&output.stdout);
+    assert!(!transcript.contains("Enter for"), "{transcript}");
+    // The status after every round.
+    assert!(transcript.contains("status, round 1\n"));
+    let (auto, seeded) = (record(&dir.join("i.json")), record(&dir.join("r.json")));
+    assert_eq!(auto["finished"], true);
+    assert_eq!(auto["inputs"], seeded["inputs"]);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_dial_is_set_per_combatant_and_changed_mid_fight() {
+    let dir = scratch("play-dial");
+    let duel = duel();
+    // Initiative suggested (Enter takes affray's roll); Brannoc's choices on auto; at
+    // the first attack roll the GM hands every die to affray; the rest is Enter.
+    let mut input = String::from("\n\n\n");
+    input.push_str("dial dice=auto\n");
+    input.push_str(&"\n".repeat(200));
+    let output = affray_with_input(
+        &dir,
+        &[
+            "fight",
+            &duel,
+            "-i",
+            "--state",
+            "d.json",
+            "--dial",
+            "dice:initiative=suggest",
+            "--dial",
+            "Brannoc:choices=auto",
+        ],
+        &input,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let transcript = text(&output.stdout);
+    assert!(
+        transcript.contains(
+            "1D10 initiative for Brannoc — Enter for 9 (rolled by affray), or enter 1-10:"
+        )
+    );
+    assert!(transcript.contains("  dial: dice=auto\n"));
+    // One die asked after the initiative (the attack, where the dial was turned and
+    // which affray then rolled), none after it; no choice of Brannoc's asked.
+    assert_eq!(
+        transcript.matches("or r to roll:").count(),
+        1,
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("  dial: dice=auto\n    1D100 attack with Long Sword for Ysolde → ")
+    );
+    assert!(!transcript.contains("Brannoc's reaction —"));
+    assert!(transcript.contains("Brannoc chooses reaction: parry (of parry, none; tactics)"));
+    let saved = record(&dir.join("d.json"));
+    assert_eq!(saved["finished"], true);
+    assert_eq!(
+        saved["dials"],
+        serde_json::json!([
+            "dice:initiative=suggest",
+            "Brannoc:choices=auto",
+            "dice=auto"
+        ])
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -105,10 +105,11 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
                 let completed = session.record.completed().len();
                 session.record.inputs.truncate(completed);
                 session.save(None);
+                let resolved = session.record.resolved.len();
+                let actions = if resolved == 1 { "action" } else { "actions" };
                 session.say(&format!(
-                    "Fight saved to {} after {} resolved actions. To go on: {resume}",
+                    "Fight saved to {} after {resolved} resolved {actions}. To go on: {resume}",
                     state.display(),
-                    session.record.resolved.len()
                 ));
                 session.fight = None;
                 return Ok(());

@@ -212,13 +212,13 @@ impl Session {
             }
             Level::Suggest => {
                 let rolled = self.generator.roll_die(sides, purpose)?;
-                match self.ask_die(sides, &asked, Some(rolled)) {
+                match self.ask_die(sides, purpose, &asked, Some(rolled)) {
                     Ok(DieAnswer::Typed(value)) => (value, "table", Some(rolled)),
                     Ok(DieAnswer::Rolled(value)) => (value, "affray", Some(value)),
                     Err(reason) => return Err(stopped(reason)),
                 }
             }
-            Level::Manual => match self.ask_die(sides, &asked, None) {
+            Level::Manual => match self.ask_die(sides, purpose, &asked, None) {
                 Ok(DieAnswer::Typed(value)) => (value, "table", None),
                 Ok(DieAnswer::Rolled(value)) => (value, "affray", Some(value)),
                 Err(reason) => return Err(stopped(reason)),
@@ -238,6 +238,7 @@ impl Session {
     fn ask_die(
         &mut self,
         sides: u32,
+        purpose: &str,
         asked: &str,
         suggested: Option<u32>,
     ) -> Result<DieAnswer, String> {
@@ -253,10 +254,26 @@ impl Session {
                 .as_mut()
                 .expect("asked with a terminal")
                 .ask(&prompt);
-            let text = match self.command(answer) {
-                Ok(Some(text)) => text,
-                Ok(None) => continue,
-                Err(reason) => return Err(reason),
+            let dialled = matches!(answer, Answer::Dial(_));
+            let text = match self.command(answer)? {
+                Some(text) => text,
+                // A die turned to `auto` at its own prompt is rolled at once.
+                None if dialled
+                    && self
+                        .dials
+                        .for_die(self.die_for(purpose).as_deref(), purpose)
+                        == Level::Auto =>
+                {
+                    let value = match suggested {
+                        Some(value) => value,
+                        None => self
+                            .generator
+                            .roll_die(sides, purpose)
+                            .map_err(|e| e.to_string())?,
+                    };
+                    return Ok(DieAnswer::Rolled(value));
+                }
+                None => continue,
             };
             match (text.as_str(), suggested) {
                 ("", Some(value)) => return Ok(DieAnswer::Rolled(value)),
@@ -264,7 +281,7 @@ impl Session {
                 ("r", None) => {
                     let value = self
                         .generator
-                        .roll_die(sides, asked)
+                        .roll_die(sides, purpose)
                         .map_err(|e| e.to_string())?;
                     self.say(&format!("  affray rolls {value}"));
                     return Ok(DieAnswer::Rolled(value));
@@ -355,19 +372,17 @@ impl Session {
         &mut self,
         decision: &Decision,
         level: Level,
-        suggestion: Option<(String, &'static str)>,
+        suggestion: (String, &'static str),
     ) -> Result<(String, &'static str), FightError> {
-        let answer = match (level, suggestion) {
-            (Level::Auto, Some(suggestion)) => suggestion,
-            (level, suggestion) => {
-                let suggested = suggestion.filter(|_| level == Level::Suggest).map(|s| s.0);
-                self.ask_choice(decision, suggested)
-                    .map_err(|reason| FightError::Stopped {
-                        who: decision.who_name.clone(),
-                        decision: decision.name.clone(),
-                        reason,
-                    })?
-            }
+        let answer = match level {
+            Level::Auto => suggestion,
+            level => self
+                .ask_choice(decision, level, suggestion)
+                .map_err(|reason| FightError::Stopped {
+                    who: decision.who_name.clone(),
+                    decision: decision.name.clone(),
+                    reason,
+                })?,
         };
         self.record.inputs.push(Input::Choice {
             who: decision.who_name.clone(),
@@ -382,8 +397,10 @@ impl Session {
     fn ask_choice(
         &mut self,
         decision: &Decision,
-        suggested: Option<String>,
+        level: Level,
+        suggestion: (String, &'static str),
     ) -> Result<(String, &'static str), String> {
+        let suggested = (level == Level::Suggest).then(|| suggestion.0.clone());
         let options = &decision.options;
         let default = suggested
             .as_ref()
@@ -412,8 +429,16 @@ impl Session {
                 .as_mut()
                 .expect("asked with a terminal")
                 .ask(&prompt);
+            let dialled = matches!(answer, Answer::Dial(_));
             let text = match self.command(answer)? {
                 Some(text) => text,
+                // A decision turned to `auto` at its own prompt is the tactics script's.
+                None if dialled
+                    && self.dials.for_decision(&decision.who_name, &decision.name)
+                        == Level::Auto =>
+                {
+                    return Ok(suggestion);
+                }
                 None => continue,
             };
             if text.is_empty() {
@@ -539,12 +564,9 @@ impl Chooser for SessionChooser {
             Plan::Ask(level) => level,
         };
         // The tactics script runs with the session unlocked: it may log.
-        let suggestion = match level {
-            Level::Manual => None,
-            Level::Suggest | Level::Auto => {
-                Some(TacticsChooser::new(fight.ruleset()).choose(fight, decision)?)
-            }
-        };
+        // Asked even when not shown (manual): the dial may be turned to auto at the
+        // prompt. Tactics scripts only read the fight, so asking them changes nothing.
+        let suggestion = TacticsChooser::new(fight.ruleset()).choose(fight, decision)?;
         lock(&self.0).choose(decision, level, suggestion)
     }
 }
