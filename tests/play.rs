@@ -366,3 +366,41 @@ fn the_dial_is_set_per_combatant_and_changed_mid_fight() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_resume_against_a_changed_ruleset_is_refused_and_the_file_kept() {
+    let dir = scratch("play-changed");
+    let house = dir.join("house");
+    copy_dir(&root().join("rulesets/legend"), &house);
+    let duel = duel();
+    let output = affray_with_input(
+        &dir,
+        &[
+            "fight",
+            &duel,
+            "-i",
+            "--ruleset",
+            "house",
+            "--state",
+            "m.json",
+        ],
+        &answers(&[FIRST_ACTION, &["quit"]]),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let saved = fs::read_to_string(dir.join("m.json")).unwrap();
+    edit(
+        &house.join("scripts/combat.rhai"),
+        r#"fight.roll(who, "1d10", "initiative")"#,
+        r#"fight.roll(who, "1d12", "initiative")"#,
+    );
+    let output = affray_with_input(&dir, &["fight", "--resume", "m.json"], "");
+    assert_eq!(output.status.code(), Some(1));
+    let message = text(&output.stderr);
+    assert!(
+        message.contains("1D10 initiative for Brannoc → 9"),
+        "{message}"
+    );
+    assert!(message.contains("1D12 initiative for Brannoc"), "{message}");
+    assert_eq!(fs::read_to_string(dir.join("m.json")).unwrap(), saved);
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -124,7 +124,7 @@ enum Command {
         /// name). LEVEL: manual (ask), suggest (offer the tactics script's choice or
         /// affray's roll; Enter accepts), auto (no question). Defaults: choices=suggest,
         /// dice=manual.
-        #[arg(long = "dial", value_name = "STEP=LEVEL")]
+        #[arg(long = "dial", value_name = "STEP=LEVEL", value_parser = play::parse_dial)]
         dials: Vec<String>,
         /// Write the fight's record (its dice and choices) to FILE, as GM mode does, so
         /// that a seeded fight can be replayed under a house rule with --replay.

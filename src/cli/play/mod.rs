@@ -36,6 +36,12 @@ fn problem_with_help(message: String, help: String) -> Problems {
     vec![miette::miette!(help = help, "{message}")]
 }
 
+/// A `--dial` setting, checked when the command line is read.
+pub fn parse_dial(setting: &str) -> Result<String, String> {
+    dial::Dials::default().set(setting)?;
+    Ok(setting.to_string())
+}
+
 /// What `affray fight --interactive` or `--resume` was given.
 pub struct PlayArgs<'a> {
     pub scenario: Option<&'a Path>,
