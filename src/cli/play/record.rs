@@ -102,10 +102,17 @@ impl Record {
         &self.inputs[..self.resolved.last().copied().unwrap_or(0)]
     }
 
-    /// Drop the action in progress and the last resolved one; false if none was resolved.
+    /// Drop the action in progress and the last resolved one that took an input (a
+    /// round's end that asked nothing is not worth an undo of its own); false if none
+    /// was resolved.
     pub fn undo(&mut self) -> bool {
-        if self.resolved.pop().is_none() {
+        let Some(&end) = self.resolved.last() else {
             return false;
+        };
+        while self.resolved.pop().is_some() {
+            if self.resolved.last().copied().unwrap_or(0) < end {
+                break;
+            }
         }
         self.inputs
             .truncate(self.resolved.last().copied().unwrap_or(0));
@@ -166,6 +173,16 @@ mod tests {
         assert!(record.undo());
         assert!(record.inputs.is_empty());
         assert!(!record.undo());
+    }
+
+    #[test]
+    fn undo_skips_a_round_end_that_asked_nothing() {
+        let mut record = Record::new("duel.toml".into(), None, 1);
+        record.inputs = (1..=4).map(die).collect();
+        record.resolved = vec![2, 4, 4];
+        assert!(record.undo());
+        assert_eq!(record.resolved, [2]);
+        assert_eq!(record.inputs.len(), 2);
     }
 
     #[test]
