@@ -22,6 +22,7 @@ fn fights(scenario: &str) -> impl FnMut() -> u32 {
             dice: DiceSource::seeded(seed),
             chooser: Box::new(chooser),
             log: false,
+            observer: None,
         };
         let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup).expect("it sets up");
         fight.run().expect("it fights").rounds

@@ -142,7 +142,10 @@ fn compare_finds_a_house_ruled_fumble_table() {
     };
     // The rows that changed, by row.
     assert!(out.contains("close_combat_fumble row 1-6 falter"), "{out}");
-    assert!(out.contains("close_combat_fumble row 7 drop_weapon"), "{out}");
+    assert!(
+        out.contains("close_combat_fumble row 7 drop_weapon"),
+        "{out}"
+    );
     assert!(out.contains("3 differences: 3 table rows"), "{out}");
     // More falters, fewer dropped weapons: both marked significant.
     assert!(line("close_combat_fumble: falter").ends_with('*'), "{out}");

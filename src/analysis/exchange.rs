@@ -113,6 +113,7 @@ impl Exchange {
             dice: dice.traced(),
             chooser: Box::new(chooser),
             log: true,
+            observer: None,
         };
         let fight = FightHandle::new(Arc::clone(&self.ruleset), &self.scenario, setup)?;
         fight.run_one_turn(self.attacker)?;

@@ -38,6 +38,7 @@ pub fn fight_figures(
         dice: DiceSource::seeded(seed),
         chooser: Box::new(chooser),
         log: true,
+        observer: None,
     };
     let fight = FightHandle::new(Arc::clone(ruleset), scenario, setup)?;
     let outcome = fight.run()?;

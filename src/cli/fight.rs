@@ -17,6 +17,8 @@ pub struct FightArgs<'a> {
     pub seed: Option<u64>,
     pub dice: Option<&'a Path>,
     pub json: bool,
+    /// Also write the fight's input record to this file (for `--replay`).
+    pub record: Option<&'a Path>,
 }
 
 pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
@@ -27,15 +29,35 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
         (None, Some(seed)) => (DiceSource::seeded(seed), Some(seed)),
         (None, None) => (DiceSource::seeded(1), Some(1)),
     };
-    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
-    let setup = FightSetup {
-        dice,
-        chooser: Box::new(chooser),
-        log: true,
+    let (fight, recording) = match args.record {
+        Some(path) => {
+            let (fight, session) = super::play::recorded(
+                &ruleset,
+                &scenario,
+                args.scenario,
+                args.ruleset,
+                seed.unwrap_or(1),
+                path,
+            )?;
+            (fight, Some(session))
+        }
+        None => {
+            let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
+            let setup = FightSetup {
+                dice,
+                chooser: Box::new(chooser),
+                log: true,
+                observer: None,
+            };
+            let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup)
+                .map_err(|e| vec![miette::Report::new(e)])?;
+            (fight, None)
+        }
     };
-    let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup)
-        .map_err(|e| vec![miette::Report::new(e)])?;
     let result = fight.run();
+    if let Some(session) = &recording {
+        super::play::finish_recorded(session, result.is_ok());
+    }
     // The log up to the point of failure is printed either way: it shows where it stopped.
     let events = fight.take_events();
     let mut out = String::new();

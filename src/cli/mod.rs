@@ -6,6 +6,7 @@ mod diff;
 mod dump;
 mod fight;
 mod odds;
+mod play;
 mod plot;
 mod progress;
 mod report;
@@ -37,6 +38,23 @@ Examples:
   affray diff rulesets/legend my-legend
       List every table row, script function, equipment field and setting a
       house-ruled copy changes.";
+
+const FIGHT_EXAMPLES: &str = "\
+Examples:
+  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 1
+  affray fight duel.toml --dice book-dice.txt
+  affray fight duel.toml --seed 7 --json > fight.jsonl
+  affray fight duel.toml --interactive
+      Run the duel at the table: type in the dice rolled, choose manoeuvres; saved to
+      duel.fight.json after every action.
+  affray fight duel.toml -i --dial dice:initiative=auto --dial Brannoc:choices=auto
+      affray rolls initiative and plays Brannoc; the rest is asked.
+  affray fight --resume duel.fight.json
+      Go on with a saved fight (after `quit`, a crash or a closed terminal).
+  affray fight duel.toml --seed 3 --record duel.fight.json
+      Fight unattended and keep the record of its dice and choices.
+  affray fight --replay duel.fight.json --ruleset my-legend
+      Play the same dice and choices under a house-ruled copy; show where they differ.";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -77,13 +95,19 @@ enum Command {
     },
     /// Fight a scenario and print the log: initiative, every roll with its purpose, every
     /// choice, damage and conditions, and the outcome.
-    #[command(
-        after_help = "Examples:\n  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 1\n  affray fight duel.toml --dice book-dice.txt\n  affray fight duel.toml --seed 7 --json > fight.jsonl"
-    )]
+    ///
+    /// With --interactive, run the fight at the table (GM mode): every decision is asked
+    /// (the tactics script's choice is offered), every die can be typed in from the table
+    /// or rolled by affray, and the fight is saved to a state file after every action, to
+    /// be resumed (--resume), undone (`undo` at a prompt) or replayed under a house rule
+    /// (--replay). `?` at any prompt lists the commands.
+    #[command(after_help = FIGHT_EXAMPLES)]
     Fight {
         /// The scenario file (in a ruleset's scenarios/ folder, or naming its ruleset).
-        scenario: PathBuf,
-        /// Seed of the dice (1 when neither --seed nor --dice is given).
+        #[arg(required_unless_present_any = ["resume", "replay"])]
+        scenario: Option<PathBuf>,
+        /// Seed of the dice (1 when neither --seed nor --dice is given). In GM mode, the
+        /// dice affray rolls for you.
         #[arg(long, conflicts_with = "dice")]
         seed: Option<u64>,
         /// Read the dice from a file, in the order they are rolled: whole numbers
@@ -93,9 +117,37 @@ enum Command {
         /// Print the typed events as JSON lines instead of the readable log.
         #[arg(long)]
         json: bool,
-        /// Fight under another ruleset directory (a house-ruled copy) than the scenario's own.
+        /// Fight under another ruleset directory (a house-ruled copy) than the scenario's
+        /// own; with --replay, the ruleset to compare against.
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
+        /// GM mode: ask the person at the terminal for decisions and dice (see --dial).
+        #[arg(long, short = 'i', conflicts_with_all = ["dice", "json", "record"])]
+        interactive: bool,
+        /// Go on with a fight saved in a state file (GM mode).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "seed", "dice", "json", "record", "state"])]
+        resume: Option<PathBuf>,
+        /// The state file of a GM-mode fight (default: <scenario-name>.fight.json here).
+        /// An existing file is never overwritten unless it holds this scenario's fight.
+        #[arg(long, value_name = "FILE", requires = "interactive")]
+        state: Option<PathBuf>,
+        /// Automation of one step in GM mode, repeatable: STEP=LEVEL or NAME:STEP=LEVEL.
+        /// STEP is a decision (action, reaction, manoeuvre, ... as the ruleset asks),
+        /// `choices` (every decision), `dice` (every die) or dice:WORD (dice whose purpose
+        /// starts with WORD: dice:initiative, dice:damage; a table roll by its table's
+        /// name). LEVEL: manual (ask), suggest (offer the tactics script's choice or
+        /// affray's roll; Enter accepts), auto (no question). Defaults: choices=suggest,
+        /// dice=manual.
+        #[arg(long = "dial", value_name = "STEP=LEVEL", value_parser = play::parse_dial)]
+        dials: Vec<String>,
+        /// Write the fight's record (its dice and choices) to FILE, as GM mode does, so
+        /// that a seeded fight can be replayed under a house rule with --replay.
+        #[arg(long, value_name = "FILE", conflicts_with = "dice")]
+        record: Option<PathBuf>,
+        /// Replay a saved fight (a state file) under its own ruleset and under --ruleset
+        /// DIR, and show both logs up to their first difference.
+        #[arg(long, value_name = "STATE_FILE", requires = "ruleset", conflicts_with_all = ["scenario", "seed", "dice", "json", "interactive", "record"])]
+        replay: Option<PathBuf>,
     },
     /// Fight a scenario many times (log off, in parallel) and report: win rate per side
     /// with a 95% interval, rounds to the end, and per fight the wounds by level and
@@ -356,13 +408,36 @@ pub fn run() -> ExitCode {
             dice,
             json,
             ruleset,
-        } => fight::run(fight::FightArgs {
-            scenario: &scenario,
-            ruleset: ruleset.as_deref(),
-            seed,
-            dice: dice.as_deref(),
-            json,
-        }),
+            interactive,
+            resume,
+            state,
+            dials,
+            record,
+            replay,
+        } => {
+            if let Some(replay) = replay {
+                let house = ruleset.expect("clap requires --ruleset with --replay");
+                play::replay(&replay, &house)
+            } else if interactive || resume.is_some() {
+                play::run(play::PlayArgs {
+                    scenario: scenario.as_deref(),
+                    ruleset: ruleset.as_deref(),
+                    seed,
+                    resume: resume.as_deref(),
+                    state: state.as_deref(),
+                    dials: &dials,
+                })
+            } else {
+                fight::run(fight::FightArgs {
+                    scenario: &scenario.expect("clap requires a scenario"),
+                    ruleset: ruleset.as_deref(),
+                    seed,
+                    dice: dice.as_deref(),
+                    json,
+                    record: record.as_deref(),
+                })
+            }
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

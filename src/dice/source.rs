@@ -23,10 +23,18 @@ pub struct GivenDie {
     pub origin: String,
 }
 
-#[derive(Clone, Debug)]
+/// Where dice come from when they come from outside the program: a person at the table
+/// typing what they rolled, or a record being replayed. The source still counts every
+/// die, so it stays the one source of every die of a run.
+pub trait AskDie: Send {
+    /// One die of `sides` faces (1 to `sides`) for `purpose`.
+    fn die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError>;
+}
+
 enum Kind {
     Seeded(Pcg64),
     Given(VecDeque<GivenDie>),
+    Asked(Box<dyn AskDie>),
     /// Planned values first (a branch of an enumeration), then seeded ones.
     Planned {
         planned: Vec<u32>,
@@ -42,8 +50,19 @@ pub struct RolledDie {
     pub purpose: String,
 }
 
-/// Seeded and portable, or replaying given values in order.
-#[derive(Clone, Debug)]
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Kind::Seeded(rng) => f.debug_tuple("Seeded").field(rng).finish(),
+            Kind::Given(values) => f.debug_tuple("Given").field(values).finish(),
+            Kind::Asked(_) => f.write_str("Asked"),
+            Kind::Planned { planned, .. } => f.debug_tuple("Planned").field(planned).finish(),
+        }
+    }
+}
+
+/// Seeded and portable, replaying given values in order, or asking outside.
+#[derive(Debug)]
 pub struct DiceSource {
     kind: Kind,
     rolls: u64,
@@ -76,6 +95,15 @@ pub enum RollError {
         purpose: String,
         origin: String,
     },
+    /// The die was not rolled because the run was stopped from outside (a person quit,
+    /// or a replayed record no longer matches the fight).
+    #[error("no value for the 1D{sides} ({purpose}): {reason}")]
+    #[diagnostic(code(affray::dice::stopped))]
+    Stopped {
+        sides: u32,
+        purpose: String,
+        reason: String,
+    },
 }
 
 impl DiceSource {
@@ -104,6 +132,15 @@ impl DiceSource {
                 planned,
                 then: pcg(seed),
             },
+            rolls: 0,
+            trace: None,
+        }
+    }
+
+    /// Dice from outside: each die is asked of `asker` (see [`AskDie`]).
+    pub fn asked(asker: Box<dyn AskDie>) -> Self {
+        DiceSource {
+            kind: Kind::Asked(asker),
             rolls: 0,
             trace: None,
         }
@@ -167,6 +204,18 @@ impl DiceSource {
                     });
                 }
                 Ok(given.value)
+            }
+            Kind::Asked(asker) => {
+                let value = asker.die(sides, purpose)?;
+                if value == 0 || value > sides {
+                    return Err(RollError::Impossible {
+                        value,
+                        sides,
+                        purpose: purpose.to_string(),
+                        origin: "the value given".into(),
+                    });
+                }
+                Ok(value)
             }
         }
     }

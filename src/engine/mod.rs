@@ -4,6 +4,7 @@
 //! of [`FightHandle`], every one of which logs what it does.
 
 mod chooser;
+mod observer;
 mod primitives;
 mod state;
 
@@ -13,6 +14,7 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 pub use chooser::{Chooser, Decision, FirstOption, ScriptedChooser};
+pub use observer::{FightObserver, Resolved};
 pub use primitives::{Primitive, RowRolled, ScriptCall};
 pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, WeaponState};
 
@@ -43,6 +45,16 @@ pub enum FightError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Script(Box<ScriptFailure>),
+
+    /// A chooser stopped the fight (a person quit, or a replayed record no longer
+    /// matches the fight).
+    #[error("the fight was stopped at {who}'s {decision}: {reason}")]
+    #[diagnostic(code(affray::fight::stopped))]
+    Stopped {
+        who: String,
+        decision: String,
+        reason: String,
+    },
 
     /// A scenario's `[[choices]]` entry that is not a legal option when it comes up.
     #[error("the scripted choice `{chosen}` for {who}'s {decision} is not one of: {options}")]
@@ -99,6 +111,7 @@ struct Shared {
     hooks: Hooks,
     core: Mutex<Core>,
     chooser: Mutex<Box<dyn Chooser>>,
+    observer: Mutex<Option<Box<dyn FightObserver>>>,
     title: String,
     modifiers: Vec<String>,
     options: Vec<String>,
@@ -121,6 +134,9 @@ pub struct FightSetup {
     pub chooser: Box<dyn Chooser>,
     /// Keep the event log (off for fast simulation).
     pub log: bool,
+    /// Told of every event as it happens and of every resolved turn and round (a live
+    /// view, a state file kept up to date); `None` for a plain run.
+    pub observer: Option<Box<dyn FightObserver>>,
 }
 
 impl FightHandle {
@@ -185,6 +201,7 @@ impl FightHandle {
             hooks,
             core: Mutex::new(core),
             chooser: Mutex::new(setup.chooser),
+            observer: Mutex::new(setup.observer),
             title: scenario.title.clone(),
             modifiers: scenario.modifiers.clone(),
             options: scenario.options.clone(),
@@ -220,9 +237,27 @@ impl FightHandle {
     }
 
     fn emit(&self, event: Event) {
+        self.observe(|observer| observer.event(self, &event));
         if let Some(events) = self.core().events.as_mut() {
             events.push(event);
         }
+    }
+
+    /// Tell the observer, if there is one; the fight's state is not locked meanwhile.
+    fn observe(&self, tell: impl FnOnce(&mut dyn FightObserver)) {
+        let mut observer = self.0.observer.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(observer) = observer.as_mut() {
+            tell(observer.as_mut());
+        }
+    }
+
+    /// Run `roll` on the fight's dice source with the state unlocked: a die may be asked
+    /// of a person, who may look at the fight meanwhile.
+    fn with_dice<T>(&self, roll: impl FnOnce(&mut DiceSource) -> T) -> T {
+        let mut dice = std::mem::replace(&mut self.core().dice, DiceSource::given([]));
+        let result = roll(&mut dice);
+        self.core().dice = dice;
+        result
     }
 
     /// Record an error that must stop the fight; the script that called the primitive is
@@ -304,6 +339,7 @@ impl FightHandle {
             }
             self.tick_rounds();
             self.emit(Event::RoundEnded { round });
+            self.observe(|observer| observer.resolved(self, Resolved::Round(round)));
             if let Some(outcome) = self.finished(round)? {
                 return Ok(outcome);
             }
@@ -499,6 +535,7 @@ impl FightHandle {
         if !self.is_waiting(who) {
             self.tick_actions(who);
         }
+        self.observe(|observer| observer.resolved(self, Resolved::Turn(who)));
         Ok(())
     }
 

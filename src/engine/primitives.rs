@@ -636,15 +636,14 @@ impl FightHandle {
         if let Some(constant) = expr.as_constant() {
             return Ok(constant);
         }
-        let rolled = {
-            let mut core = self.core();
-            let who_name = who.map(|w| core.combatants[w].spec.name.clone());
-            let full = match &who_name {
-                Some(name) => format!("{purpose} for {name}"),
-                None => purpose.to_string(),
-            };
-            expr.roll(&mut core.dice, &full).map(|r| (r, who_name))
+        let who_name = who.map(|w| self.name(w));
+        let full = match &who_name {
+            Some(name) => format!("{purpose} for {name}"),
+            None => purpose.to_string(),
         };
+        let rolled = self
+            .with_dice(|dice| expr.roll(dice, &full))
+            .map(|r| (r, who_name));
         match rolled {
             Ok((rolled, who_name)) => {
                 self.emit(Event::Roll {
@@ -678,10 +677,7 @@ impl FightHandle {
         let table = self.table(name)?;
         let ruleset = self.ruleset();
         let find = |other: &str| ruleset.table(other);
-        let rolled = {
-            let mut core = self.core();
-            roll_on_table_adjusted(table, &find, &mut core.dice, adjustment)
-        };
+        let rolled = self.with_dice(|dice| roll_on_table_adjusted(table, &find, dice, adjustment));
         let rolled = match rolled {
             Ok(rolled) => rolled,
             Err(crate::tables::TableRollError::Dice(error)) => {

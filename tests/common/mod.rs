@@ -78,3 +78,25 @@ pub fn fight_with_dice(case: &str, scenario: &str, dice: &str) -> String {
     let _ = fs::remove_dir_all(&dir);
     text(&output.stdout)
 }
+
+/// Run `affray` with `args` from `dir`, its standard input read from `input` (a scripted
+/// session at the table: one answer per line).
+pub fn affray_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the affray binary runs");
+    // A fight that ends before reading every answer closes its end of the pipe.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("the affray binary ends")
+}
