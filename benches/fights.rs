@@ -1,9 +1,11 @@
-//! Whole fights per second, one thread, log off: the figure issue notes quote.
-//! Run with `cargo bench --bench fights`; criterion prints the time per fight.
+//! The speed figures of the README's "Performance" section: one exchange, whole fights
+//! (one thread), and loading + checking a ruleset. Run with `cargo bench --bench fights`;
+//! criterion prints the time per iteration.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use affray::analysis::exchange::Exchange;
 use affray::dice::DiceSource;
 use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
 use affray::script::TacticsChooser;
@@ -51,5 +53,45 @@ fn whole_fights(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, whole_fights);
+/// One exchange of the Legend duel (the attacker's first turn, as `affray odds` runs it
+/// once per branch), seeds 1, 2, 3, ...
+fn one_exchange(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rulesets/legend/scenarios/sword_and_shield_duel.toml");
+    let (ruleset, scenario) = affray::scenario::load(&path, None).expect("a shipped scenario");
+    let exchange = Exchange::new(Arc::new(ruleset), scenario, None, None, None).expect("two sides");
+    let mut seed = 0;
+    c.bench_function("exchange/legend duel", |b| {
+        b.iter(|| {
+            seed += 1;
+            exchange
+                .run(DiceSource::seeded(seed))
+                .expect("it runs")
+                .1
+                .len()
+        })
+    });
+}
+
+/// Loading and checking a whole ruleset directory (parse, compile, resolve), as
+/// `affray check` does.
+fn ruleset_load(c: &mut Criterion) {
+    let mut group = c.benchmark_group("load and check");
+    for name in ["legend", "classic-fantasy"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rulesets")
+            .join(name);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                affray::ruleset::load(&dir)
+                    .expect("a shipped ruleset")
+                    .tables
+                    .len()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, whole_fights, one_exchange, ruleset_load);
 criterion_main!(benches);

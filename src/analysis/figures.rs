@@ -30,11 +30,11 @@ pub enum Section {
     Hits,
     /// Damage taken, by location (the amount after armour).
     Damage,
-    /// Tests by their result (the ruleset's success levels: fumbles among them).
+    /// Tests by their result (the success levels the ruleset declares).
     TestResults,
-    /// Rows rolled on each table (fumble and critical tables among them).
+    /// Rows rolled on each table (critical and mishap tables among them).
     TableRows,
-    /// Options chosen, by decision (actions, manoeuvres, reactions).
+    /// Options chosen, by decision (actions, reactions, effects).
     Choices,
     /// Conditions set, by name.
     Conditions,

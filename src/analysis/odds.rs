@@ -3,7 +3,7 @@
 //! An exchange is deterministic given its dice, so it is run once per branch of the
 //! tree of die faces: every face of the first die, for each every face of the next die
 //! it rolls, and so on. Each run tells which die comes next (the rules decide whether a
-//! parry or a damage roll follows), so the tree is found as it is walked, whatever the
+//! defence or a damage roll follows), so the tree is found as it is walked, whatever the
 //! ruleset. A leaf weighs 1 / (product of the sides branched on); the sums are fixed-point
 //! whole numbers, so the result does not depend on the order the threads add them.
 //!
@@ -78,7 +78,7 @@ pub struct Odds {
     pub sampled: Vec<String>,
     /// Probability that the defender took damage.
     pub hit: f64,
-    /// Damage to the defender after parries and armour: (amount, probability).
+    /// Damage to the defender as taken (after defences and armour): (amount, probability).
     pub damage: Vec<(i64, f64)>,
     /// Expected count of each figure in one exchange (a probability for what happens at
     /// most once).
@@ -224,7 +224,7 @@ impl Odds {
         );
         let _ = writeln!(
             out,
-            "\ndamage to {} after parries and armour",
+            "\ndamage to {} after defences and armour",
             self.defender
         );
         let top = self

@@ -12,15 +12,13 @@ use affray::scenario::{self, Scenario};
 
 use super::diff;
 use super::plot;
-use super::progress::Progress;
+use super::progress::run_with_progress;
 use super::simulate::sides_of;
 
 pub struct CompareArgs<'a> {
     pub scenario: &'a Path,
     pub rulesets: &'a [PathBuf],
-    pub fights: u64,
-    pub seed: u64,
-    pub threads: usize,
+    pub run: Plan,
     pub until_error: Option<f64>,
     pub json: bool,
     pub all: bool,
@@ -89,32 +87,24 @@ fn compare_two(
     let info = RunInfo {
         scenario: before.scenario.title.clone(),
         ruleset: before.ruleset.settings.title.clone(),
-        seed: args.seed,
+        seed: args.run.seed,
         sides: sides_of(&before.scenario),
         exchange: None,
     };
-    let plan = Plan {
-        fights: args.fights,
-        seed: args.seed,
-        threads: args.threads,
-    };
-    let progress = Progress::new(args.fights, "pairs of fights");
     let sides = info.sides.clone();
-    let tally: PairedTally = run::run(
-        plan,
+    let tally: PairedTally = run_with_progress(
+        args.run,
+        "pairs of fights",
         |seed| {
             let a = run::fight_figures(&before.ruleset, &before.scenario, seed)?;
             let b = run::fight_figures(&after.ruleset, &after.scenario, seed)?;
             Ok((a, b))
         },
-        &|done| progress.advance(done),
         |tally: &PairedTally| {
             args.until_error
                 .is_some_and(|error| tally.widest_win_interval(&sides) < error)
         },
-    )
-    .map_err(|error| vec![miette::Report::new(error)])?;
-    progress.finish();
+    )?;
     let differences = ruleset_differences(&before.ruleset, &after.ruleset);
     Ok(Comparison::new(
         info,

@@ -162,19 +162,8 @@ enum Command {
     Simulate {
         /// The scenario file.
         scenario: PathBuf,
-        /// How many fights (the most, with --until-error).
-        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-        fights: u64,
-        /// Seed of the run: the same seed gives the same report.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads to fight on (default: every core). The report does not depend on it.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-        /// Stop once every side's 95% win-rate interval is narrower than this (0.01 is
-        /// one percentage point), checked every 1,000 fights.
-        #[arg(long, value_name = "WIDTH", value_parser = parse_width)]
-        until_error: Option<f64>,
+        #[command(flatten)]
+        run: RunOptions,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -214,18 +203,8 @@ enum Command {
         /// A ruleset directory; give it two times or more (the first is A).
         #[arg(long = "ruleset", value_name = "DIR", required = true, num_args = 1)]
         rulesets: Vec<PathBuf>,
-        /// How many fights under each ruleset (the most, with --until-error).
-        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-        fights: u64,
-        /// Seed of the run.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads to fight on (default: every core). The report does not depend on it.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        threads: Option<u32>,
-        /// Stop once every 95% interval of a difference in win rate is narrower than this.
-        #[arg(long, value_name = "WIDTH", value_parser = parse_width)]
-        until_error: Option<f64>,
+        #[command(flatten)]
+        run: RunOptions,
         /// List every figure, not only the significant differences.
         #[arg(long)]
         all: bool,
@@ -238,7 +217,7 @@ enum Command {
     },
     /// The probabilities of one exchange: the attacker's first turn against the defender
     /// with the scenario's weapons, skills and modifiers — test results, the chance of a
-    /// hit, the damage after parries and armour, wounds by level and location, table rows
+    /// hit, the damage after defences and armour, wounds by level and location, table rows
     /// and choices.
     ///
     /// Every face of every die is enumerated while a branch weighs at least
@@ -340,10 +319,7 @@ pub fn run() -> ExitCode {
         Command::Compare {
             scenario,
             rulesets,
-            fights,
-            seed,
-            threads,
-            until_error,
+            run,
             all,
             json,
             plot,
@@ -359,10 +335,8 @@ pub fn run() -> ExitCode {
                 compare::run(compare::CompareArgs {
                     scenario: &scenario,
                     rulesets: &rulesets,
-                    fights,
-                    seed,
-                    threads: threads_or_cores(threads),
-                    until_error,
+                    run: run.plan(),
+                    until_error: run.until_error,
                     json,
                     all,
                     plot: plot.as_deref(),
@@ -371,10 +345,7 @@ pub fn run() -> ExitCode {
         }
         Command::Simulate {
             scenario,
-            fights,
-            seed,
-            threads,
-            until_error,
+            run,
             json,
             plot,
             ruleset,
@@ -385,10 +356,8 @@ pub fn run() -> ExitCode {
         } => simulate::run(simulate::SimulateArgs {
             scenario: &scenario,
             ruleset: ruleset.as_deref(),
-            fights,
-            seed,
-            threads: threads_or_cores(threads),
-            until_error,
+            run: run.plan(),
+            until_error: run.until_error,
             json,
             plot: plot.as_deref(),
             exchange: exchange.then_some(simulate::ExchangeArgs {
@@ -448,12 +417,37 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Threads asked for, or one per core.
-fn threads_or_cores(threads: Option<u32>) -> usize {
-    threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    )
+/// How many fights, from which seed, on how many threads: `simulate` and `compare`.
+#[derive(Debug, clap::Args)]
+struct RunOptions {
+    /// How many fights (under each ruleset, for compare); the most, with --until-error.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    fights: u64,
+    /// Seed of the run: the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to fight on (default: every core). The report does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Stop once every 95% interval of a win rate (for compare: of a difference in win
+    /// rate) is narrower than this — 0.01 or 1% is one percentage point; checked every
+    /// 1,000 fights.
+    #[arg(long, value_name = "WIDTH", value_parser = parse_width)]
+    until_error: Option<f64>,
+}
+
+impl RunOptions {
+    fn plan(&self) -> affray::analysis::run::Plan {
+        affray::analysis::run::Plan {
+            fights: self.fights,
+            seed: self.seed,
+            // Threads asked for, or one per core.
+            threads: self.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |n| n as usize,
+            ),
+        }
+    }
 }
 
 /// A width of an interval: a fraction (0.01) or a percentage (1%), above 0 and below 1.

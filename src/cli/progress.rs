@@ -1,6 +1,9 @@
 //! A progress bar on standard error for long runs; drawn only when standard error is a
 //! terminal, so pipes and tests see nothing of it.
 
+use affray::analysis::run::{self, Accumulate, Plan};
+use affray::engine::FightError;
+use affray::ruleset::Problems;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub struct Progress(ProgressBar);
@@ -22,4 +25,17 @@ impl Progress {
     pub fn finish(&self) {
         self.0.finish_and_clear();
     }
+}
+
+/// Run the plan's fights with a progress bar counting `unit`, until `enough`.
+pub fn run_with_progress<A: Accumulate>(
+    plan: Plan,
+    unit: &str,
+    one: impl Fn(u64) -> Result<A::Item, FightError> + Sync,
+    enough: impl Fn(&A) -> bool,
+) -> Result<A, Problems> {
+    let progress = Progress::new(plan.fights, unit);
+    let result = run::run(plan, one, &|done| progress.advance(done), enough);
+    progress.finish();
+    result.map_err(|error| vec![miette::Report::new(error)])
 }

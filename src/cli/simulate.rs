@@ -11,14 +11,12 @@ use affray::ruleset::Problems;
 use affray::scenario;
 
 use super::plot;
-use super::progress::Progress;
+use super::progress::run_with_progress;
 
 pub struct SimulateArgs<'a> {
     pub scenario: &'a Path,
     pub ruleset: Option<&'a Path>,
-    pub fights: u64,
-    pub seed: u64,
-    pub threads: usize,
+    pub run: Plan,
     pub until_error: Option<f64>,
     pub json: bool,
     pub plot: Option<&'a Path>,
@@ -51,35 +49,27 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
     let info = RunInfo {
         scenario: scenario.title.clone(),
         ruleset: ruleset.settings.title.clone(),
-        seed: args.seed,
+        seed: args.run.seed,
         sides: sides_of(&scenario),
         exchange: exchange
             .as_ref()
             .map(|e| format!("{} against {}", e.attacker_name(), e.defender_name())),
     };
-    let plan = Plan {
-        fights: args.fights,
-        seed: args.seed,
-        threads: args.threads,
-    };
-    let progress = Progress::new(args.fights, "fights");
     let sides = info.sides.clone();
-    let tally: Tally = run::run(
-        plan,
+    let tally: Tally = run_with_progress(
+        args.run,
+        "fights",
         |seed| match &exchange {
             Some(exchange) => exchange
                 .run(DiceSource::seeded(seed))
                 .map(|(figures, _)| figures),
             None => run::fight_figures(&ruleset, &scenario, seed),
         },
-        &|done| progress.advance(done),
         |tally: &Tally| {
             args.until_error
                 .is_some_and(|error| tally.widest_win_interval(&sides) < error)
         },
-    )
-    .map_err(|error| vec![miette::Report::new(error)])?;
-    progress.finish();
+    )?;
     let report = Report::new(info, &tally);
     if let (Some(path), None) = (args.plot, &report.info.exchange) {
         plot::simulation(&report, path)?;
@@ -91,7 +81,7 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
         );
     } else {
         print!("{}", report.render());
-        if args.until_error.is_some() && tally.fights() < args.fights {
+        if args.until_error.is_some() && tally.fights() < args.run.fights {
             println!(
                 "\nstopped after {} fights: every win-rate interval is narrower than asked",
                 tally.fights()
@@ -103,7 +93,7 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
         println!(
             "\none fight of this run with its log: affray fight {} --seed {}",
             args.scenario.display(),
-            run::fight_seed(args.seed, 0)
+            run::fight_seed(args.run.seed, 0)
         );
     }
     Ok(())
