@@ -101,7 +101,10 @@ enum Command {
     /// or rolled by affray, and the fight is saved to a state file after every action, to
     /// be resumed (--resume), undone (`undo` at a prompt) or replayed under a house rule
     /// (--replay). `?` at any prompt lists the commands.
-    #[command(after_help = FIGHT_EXAMPLES)]
+    #[command(
+        after_help = FIGHT_EXAMPLES,
+        group(clap::ArgGroup::new("gm_mode").args(["interactive", "resume"]))
+    )]
     Fight {
         /// The scenario file (in a ruleset's scenarios/ folder, or naming its ruleset).
         #[arg(required_unless_present_any = ["resume", "replay"])]
@@ -138,7 +141,7 @@ enum Command {
         /// name). LEVEL: manual (ask), suggest (offer the tactics script's choice or
         /// affray's roll; Enter accepts), auto (no question). Defaults: choices=suggest,
         /// dice=manual.
-        #[arg(long = "dial", value_name = "STEP=LEVEL", value_parser = play::parse_dial)]
+        #[arg(long = "dial", value_name = "STEP=LEVEL", value_parser = play::parse_dial, requires = "gm_mode")]
         dials: Vec<String>,
         /// Write the fight's record (its dice and choices) to FILE, as GM mode does, so
         /// that a seeded fight can be replayed under a house rule with --replay.
