@@ -6,7 +6,7 @@
 //! `choices` for every decision, `dice` for every die, or `dice:WORD` for the dice whose
 //! purpose begins with WORD (`dice:initiative`, `dice:damage`, `dice:attack`; a roll on a
 //! table is matched by the table's name, `dice:humanoid_hit_location`). A setting may be
-//! for one combatant: `Ysolde:dice=auto`. The most particular setting wins.
+//! for one combatant: `Kara:dice=auto`. The most particular setting wins.
 
 use std::fmt;
 
