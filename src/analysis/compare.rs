@@ -180,7 +180,7 @@ impl Comparison {
             after,
             fights: n,
             wins,
-            rounds: CompareLine::new(Section::Wins, "rounds", &tally.rounds, n),
+            rounds: CompareLine::new(Section::Rounds, "mean", &tally.rounds, n),
             rounds_before: RoundsLine::of(&tally.rounds_before),
             rounds_after: RoundsLine::of(&tally.rounds_after),
             figures,

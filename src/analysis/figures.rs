@@ -18,6 +18,8 @@ use crate::log::Event;
 pub enum Section {
     /// Fights won by a side (`nobody` when the round limit came first).
     Wins,
+    /// Rounds to the end of a fight (compare's line of the mean).
+    Rounds,
     /// What one exchange did to the defender (hit, damage): `odds` and single exchanges.
     Exchange,
     /// Tests by combatant, test and result: `odds` and single exchanges.
@@ -44,6 +46,7 @@ impl Section {
     pub fn title(self) -> &'static str {
         match self {
             Section::Wins => "wins",
+            Section::Rounds => "rounds to the end",
             Section::Exchange => "the defender",
             Section::TestsBy => "tests",
             Section::OutOfFight => "out of the fight",
