@@ -249,21 +249,16 @@ impl Session {
             None => format!("{asked} — enter 1-{sides}, or r to roll:"),
         };
         loop {
-            let answer = self
-                .terminal
-                .as_mut()
-                .expect("asked with a terminal")
-                .ask(&prompt);
-            let dialled = matches!(answer, Answer::Dial(_));
-            let text = match self.command(answer)? {
+            let auto = |session: &Self| {
+                session
+                    .dials
+                    .for_die(session.die_for(purpose).as_deref(), purpose)
+                    == Level::Auto
+            };
+            let text = match self.read_answer(&prompt, auto)? {
                 Some(text) => text,
                 // A die turned to `auto` at its own prompt is rolled at once.
-                None if dialled
-                    && self
-                        .dials
-                        .for_die(self.die_for(purpose).as_deref(), purpose)
-                        == Level::Auto =>
-                {
+                None => {
                     let value = match suggested {
                         Some(value) => value,
                         None => self
@@ -273,7 +268,6 @@ impl Session {
                     };
                     return Ok(DieAnswer::Rolled(value));
                 }
-                None => continue,
             };
             match (text.as_str(), suggested) {
                 ("", Some(value)) => return Ok(DieAnswer::Rolled(value)),
@@ -306,6 +300,29 @@ impl Session {
 
     /// Handle the commands every prompt knows; the text of any other answer. `Err` when
     /// the run must stop (quit, undo).
+    /// Ask until an answer to the prompt itself comes: its text, or `None` once a `dial`
+    /// command turned this very step to `auto` (`now_auto`). Other commands (help,
+    /// status, dial of another step) are carried out and the prompt asked again.
+    fn read_answer(
+        &mut self,
+        prompt: &str,
+        now_auto: impl Fn(&Self) -> bool,
+    ) -> Result<Option<String>, String> {
+        loop {
+            let answer = self
+                .terminal
+                .as_mut()
+                .expect("asked with a terminal")
+                .ask(prompt);
+            let dialled = matches!(answer, Answer::Dial(_));
+            match self.command(answer)? {
+                Some(text) => return Ok(Some(text)),
+                None if dialled && now_auto(self) => return Ok(None),
+                None => {}
+            }
+        }
+    }
+
     fn command(&mut self, answer: Answer) -> Result<Option<String>, String> {
         match answer {
             Answer::Text(text) => return Ok(Some(text)),
@@ -424,22 +441,15 @@ impl Session {
             options[default]
         );
         loop {
-            let answer = self
-                .terminal
-                .as_mut()
-                .expect("asked with a terminal")
-                .ask(&prompt);
-            let dialled = matches!(answer, Answer::Dial(_));
-            let text = match self.command(answer)? {
-                Some(text) => text,
+            let auto = |session: &Self| {
+                session
+                    .dials
+                    .for_decision(&decision.who_name, &decision.name)
+                    == Level::Auto
+            };
+            let Some(text) = self.read_answer(&prompt, auto)? else {
                 // A decision turned to `auto` at its own prompt is the tactics script's.
-                None if dialled
-                    && self.dials.for_decision(&decision.who_name, &decision.name)
-                        == Level::Auto =>
-                {
-                    return Ok(suggestion);
-                }
-                None => continue,
+                return Ok(suggestion);
             };
             if text.is_empty() {
                 let by = if suggested.is_some() {
