@@ -5,6 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 mod api;
+mod fast;
 mod hooks;
 pub mod layout;
 mod problem;

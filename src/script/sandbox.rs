@@ -24,6 +24,7 @@ pub fn new_engine() -> Engine {
     let mut engine = Engine::new_raw();
     engine.register_global_module(StandardPackage::new().as_shared_module());
     engine.disable_symbol("eval");
+    super::fast::register(&mut engine);
     super::api::register(&mut engine);
     // Output goes through the fight log, never straight to the terminal.
     engine.on_print(|_| {});
