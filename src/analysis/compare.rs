@@ -12,7 +12,7 @@ use super::diff::Difference;
 use super::figures::{FightFigures, FigureKey, NOBODY, Section};
 use super::run::Accumulate;
 use super::simulate::{RoundsLine, RunInfo, percent};
-use super::stats::{Interval, Sums};
+use super::stats::{Interval, Sums, benjamini_hochberg};
 
 /// Sums of one figure under both rulesets and of its difference, fight by fight.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,7 +101,8 @@ fn win_key(side: &str) -> FigureKey {
 }
 
 /// One figure side by side: the mean per fight before and after, the difference and its
-/// paired 95% interval; `significant` when the interval leaves out zero.
+/// paired 95% interval, the p-value of the difference, and whether it is significant
+/// among all the figures of the comparison (see [`FALSE_DISCOVERY_RATE`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct CompareLine {
     pub section: Section,
@@ -110,8 +111,16 @@ pub struct CompareLine {
     pub after: f64,
     pub difference: f64,
     pub interval: Interval,
+    /// Two-sided p-value of "B − A is zero", for this figure alone.
+    pub p_value: f64,
     pub significant: bool,
 }
+
+/// A report compares a hundred figures or more at once, and about one in twenty
+/// unchanged figures would have a 95% interval without zero by chance. So `*` is decided
+/// over the whole report (Benjamini–Hochberg): on average at most 5% of the marked
+/// figures are flukes.
+pub const FALSE_DISCOVERY_RATE: f64 = 0.05;
 
 impl CompareLine {
     fn new(section: Section, name: &str, paired: &Paired, n: u64) -> Self {
@@ -123,7 +132,9 @@ impl CompareLine {
             after: paired.after.mean(n),
             difference: paired.difference.mean(n),
             interval,
-            significant: interval.excludes_zero(),
+            p_value: paired.difference.p_value_of_zero(n),
+            // Decided over all the figures, in `Comparison::new`.
+            significant: false,
         }
     }
 }
@@ -174,7 +185,7 @@ impl Comparison {
             .filter(|(key, _)| key.section != Section::Wins)
             .map(|(key, paired)| CompareLine::new(key.section, &key.name, paired, n))
             .collect();
-        Comparison {
+        let mut comparison = Comparison {
             info,
             before,
             after,
@@ -185,7 +196,31 @@ impl Comparison {
             rounds_after: RoundsLine::of(&tally.rounds_after),
             figures,
             differences,
+        };
+        comparison.decide_significance();
+        comparison
+    }
+
+    fn lines_mut(&mut self) -> impl Iterator<Item = &mut CompareLine> {
+        self.wins
+            .iter_mut()
+            .chain(std::iter::once(&mut self.rounds))
+            .chain(&mut self.figures)
+    }
+
+    /// Mark the figures whose difference holds up with all of them tested at once.
+    fn decide_significance(&mut self) {
+        let p_values: Vec<f64> = self.lines_mut().map(|line| line.p_value).collect();
+        let decided = benjamini_hochberg(&p_values, FALSE_DISCOVERY_RATE);
+        for (line, significant) in self.lines_mut().zip(decided) {
+            // A difference whose interval holds zero is never marked.
+            line.significant = significant && line.interval.excludes_zero();
         }
+    }
+
+    /// How many figures the report compares.
+    pub fn compared(&self) -> usize {
+        self.wins.len() + 1 + self.figures.len()
     }
 
     /// How many figures differ significantly.
@@ -285,11 +320,16 @@ impl Comparison {
             out,
             "\n{}",
             match significant {
-                0 =>
-                    "no significant difference (every 95% interval of B − A holds zero)".to_string(),
+                0 => "no significant difference".to_string(),
                 1 => "1 significant difference, marked *".to_string(),
                 n => format!("{n} significant differences, marked *"),
             }
+        );
+        let _ = writeln!(
+            out,
+            "({} figures compared at once; at most {:.0}% of the marked ones are expected to be chance)",
+            self.compared(),
+            FALSE_DISCOVERY_RATE * 100.0
         );
         out
     }
