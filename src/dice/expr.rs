@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::source::{DiceSource, RollError};
+use super::source::{DiceSource, DieOf, RollError};
 
 /// A sum of signed terms, each a number of dice or a constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,8 +235,8 @@ impl DiceExpr {
             match term.kind {
                 TermKind::Constant(value) => total += term.sign() * i64::from(value),
                 TermKind::Dice { count, sides } => {
-                    for _ in 0..count {
-                        let face = source.roll_die(sides, purpose)?;
+                    for index in 1..=count {
+                        let face = source.roll_die_of(sides, purpose, DieOf { index, count })?;
                         faces.push(face);
                         total += term.sign() * i64::from(face);
                     }

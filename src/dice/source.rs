@@ -27,8 +27,21 @@ pub struct GivenDie {
 /// typing what they rolled, or a record being replayed. The source still counts every
 /// die, so it stays the one source of every die of a run.
 pub trait AskDie: Send {
-    /// One die of `sides` faces (1 to `sides`) for `purpose`.
-    fn die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError>;
+    /// One die of `sides` faces (1 to `sides`) for `purpose`; `of` says which of the dice
+    /// rolled together it is, so that a person typing in a 2D6 knows which one is asked.
+    fn die(&mut self, sides: u32, purpose: &str, of: DieOf) -> Result<u32, RollError>;
+}
+
+/// Which die of a group rolled together: the second die of a 2D6 is die 2 of 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DieOf {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl DieOf {
+    /// A die rolled alone.
+    pub const ALONE: DieOf = DieOf { index: 1, count: 1 };
 }
 
 enum Kind {
@@ -164,7 +177,12 @@ impl DiceSource {
 
     /// One die of `sides` faces, showing 1 to `sides`.
     pub fn roll_die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
-        let value = self.next_face(sides, purpose)?;
+        self.roll_die_of(sides, purpose, DieOf::ALONE)
+    }
+
+    /// One die of a group rolled together (see [`DieOf`]).
+    pub fn roll_die_of(&mut self, sides: u32, purpose: &str, of: DieOf) -> Result<u32, RollError> {
+        let value = self.next_face(sides, purpose, of)?;
         if let Some(trace) = &mut self.trace {
             trace.push(RolledDie {
                 sides,
@@ -175,7 +193,7 @@ impl DiceSource {
         Ok(value)
     }
 
-    fn next_face(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
+    fn next_face(&mut self, sides: u32, purpose: &str, of: DieOf) -> Result<u32, RollError> {
         self.rolls += 1;
         match &mut self.kind {
             Kind::Seeded(rng) => Ok(uniform(rng, sides)),
@@ -206,7 +224,7 @@ impl DiceSource {
                 Ok(given.value)
             }
             Kind::Asked(asker) => {
-                let value = asker.die(sides, purpose)?;
+                let value = asker.die(sides, purpose, of)?;
                 if value == 0 || value > sides {
                     return Err(RollError::Impossible {
                         value,
@@ -242,6 +260,30 @@ fn uniform(rng: &mut Pcg64, sides: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A person typing in a 2D6 + 1D4 is told which die of the 2D6 is asked.
+    #[test]
+    fn each_die_of_a_group_is_asked_with_its_place() {
+        type Asked = std::sync::Arc<std::sync::Mutex<Vec<(u32, DieOf)>>>;
+        struct Recorder(Asked);
+        impl AskDie for Recorder {
+            fn die(&mut self, sides: u32, _purpose: &str, of: DieOf) -> Result<u32, RollError> {
+                self.0.lock().unwrap().push((sides, of));
+                Ok(1)
+            }
+        }
+        let asked = Asked::default();
+        let file = crate::source::SourceFile::new("test", "2D6+1D4");
+        let expr = crate::parse::parse_dice(&file, "2D6+1D4", 0).unwrap();
+        let mut source = DiceSource::asked(Box::new(Recorder(asked.clone())));
+        let rolled = expr.roll(&mut source, "damage").unwrap();
+        assert_eq!(rolled.total, 3);
+        let of = |index, count| DieOf { index, count };
+        assert_eq!(
+            *asked.lock().unwrap(),
+            [(6, of(1, 2)), (6, of(2, 2)), (4, DieOf::ALONE)]
+        );
+    }
 
     fn rolls(seed: u64, sides: u32, n: usize) -> Vec<u32> {
         let mut source = DiceSource::seeded(seed);

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use affray::dice::{AskDie, DiceSource, RollError};
+use affray::dice::{AskDie, DiceSource, DieOf, RollError};
 use affray::engine::{Chooser, Decision, FightError, FightHandle, FightObserver, Resolved};
 use affray::log::{Event, render_text};
 use affray::script::TacticsChooser;
@@ -167,13 +167,20 @@ impl Session {
         self.names.iter().find(|n| *n == name).cloned()
     }
 
-    fn die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
+    fn die(&mut self, sides: u32, purpose: &str, of: DieOf) -> Result<u32, RollError> {
         let stopped = |reason: String| RollError::Stopped {
             sides,
             purpose: purpose.to_string(),
             reason,
         };
-        let asked = format!("1D{sides} {purpose}");
+        let asked = if of.count > 1 {
+            format!(
+                "{}D{sides} {purpose}, die {} of {}",
+                of.count, of.index, of.count
+            )
+        } else {
+            format!("1D{sides} {purpose}")
+        };
         let matches = |input: &Input| matches!(input, Input::Die { sides: s, purpose: p, .. } if *s == sides && p == purpose);
         match self.replayed(matches, &asked) {
             Replayed::Input(input) => {
@@ -549,8 +556,8 @@ fn lock(shared: &Shared) -> MutexGuard<'_, Session> {
 struct SessionDice(Shared);
 
 impl AskDie for SessionDice {
-    fn die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
-        lock(&self.0).die(sides, purpose)
+    fn die(&mut self, sides: u32, purpose: &str, of: DieOf) -> Result<u32, RollError> {
+        lock(&self.0).die(sides, purpose, of)
     }
 }
 
