@@ -11,6 +11,10 @@ use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
 use affray::script::TacticsChooser;
 use criterion::{Criterion, criterion_group, criterion_main};
 
+// The allocator of the affray binary (src/main.rs), so that these are the command's times.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A closure running one seeded fight of `scenario` per call, seeds 0, 1, 2, ...
 fn fights(scenario: &str) -> impl FnMut() -> u32 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario);
