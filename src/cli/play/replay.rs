@@ -49,9 +49,7 @@ pub fn run(state: &Path, house: &Path) -> Result<(), Problems> {
             same + 1
         ));
     }
-    for event in &original.events[..same] {
-        render_text(event, &mut out);
-    }
+    render_shared(&original.events[..same], &mut out);
     if same < original.events.len().max(changed.events.len()) {
         for (label, run) in [("original", &original), ("house rule", &changed)] {
             out.push_str(&format!("── {label} ({}):\n", run.ruleset));
@@ -105,6 +103,29 @@ fn replay(record: &Record, ruleset: Option<&Path>) -> Result<Run, Problems> {
         error: result.err().map(|e| e.to_string()),
         divergence: session.divergence.take(),
     })
+}
+
+/// The events both runs share, from the start of the round where they part (a long fight
+/// would bury the difference): the fight's heading, a line for what is left out, then
+/// that round.
+fn render_shared(shared: &[Event], out: &mut String) {
+    let round_start = shared
+        .iter()
+        .rposition(|event| matches!(event, Event::RoundStarted { .. }))
+        .unwrap_or(0);
+    let heading = usize::from(matches!(shared.first(), Some(Event::FightStarted { .. })));
+    for event in &shared[..heading.min(round_start)] {
+        render_text(event, out);
+    }
+    let left_out = round_start.saturating_sub(heading);
+    if left_out > 0 {
+        out.push_str(&format!(
+            "\n  ({left_out} events of the rounds before, the same in both runs, are left out)\n"
+        ));
+    }
+    for event in &shared[round_start..] {
+        render_text(event, out);
+    }
 }
 
 /// How a run ended: its last line (the outcome), or why it stopped.
