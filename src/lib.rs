@@ -7,7 +7,9 @@
 pub mod analysis;
 pub mod dice;
 pub mod engine;
+pub mod expr;
 pub mod log;
+pub mod names;
 pub mod parse;
 pub mod ruleset;
 pub mod scenario;

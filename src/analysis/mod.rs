@@ -10,4 +10,5 @@ pub mod figures;
 pub mod odds;
 pub mod run;
 pub mod simulate;
+pub mod snapshot;
 pub mod stats;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::figures::{FightFigures, FigureKey, NOBODY, Section};
 use super::run::Accumulate;
@@ -66,7 +66,7 @@ impl Tally {
 }
 
 /// What a report is about.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunInfo {
     pub scenario: String,
     pub ruleset: String,
@@ -74,11 +74,11 @@ pub struct RunInfo {
     /// Sides in scenario order.
     pub sides: Vec<String>,
     /// Single exchanges ("Brannoc against Ysolde") instead of whole fights.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SideLine {
     pub side: String,
     pub wins: u64,
@@ -86,7 +86,7 @@ pub struct SideLine {
     pub interval: Interval,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RoundsLine {
     pub mean: f64,
     pub median: u32,
@@ -116,7 +116,7 @@ impl RoundsLine {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FigureLine {
     pub section: Section,
     pub name: String,
@@ -127,7 +127,7 @@ pub struct FigureLine {
 }
 
 /// The report of a simulation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     #[serde(flatten)]
     pub info: RunInfo,

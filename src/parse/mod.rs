@@ -7,6 +7,7 @@
 #![allow(clippy::result_large_err)]
 
 mod dice;
+mod expr;
 mod tables;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
@@ -18,11 +19,13 @@ use thiserror::Error;
 use crate::source::{SourceFile, Span};
 
 pub use dice::parse_dice;
+pub use expr::parse_expression;
 pub use tables::parse_tables;
 
 #[derive(Parser)]
 #[grammar = "../grammar/dice.pest"]
 #[grammar = "../grammar/tables.pest"]
+#[grammar = "../grammar/expressions.pest"]
 struct Grammar;
 
 /// An error found while reading a file's text into its model.
@@ -130,9 +133,37 @@ impl Origin<'_> {
                 positives,
                 negatives,
             } => {
-                let mut expected = human_list(positives);
+                let expression = positives.iter().any(|rule| is_expression_rule(*rule));
+                let operators_only = !positives.is_empty()
+                    && positives.iter().all(|rule| {
+                        matches!(
+                            rule,
+                            Rule::op_or
+                                | Rule::op_and
+                                | Rule::op_compare
+                                | Rule::op_add
+                                | Rule::op_multiply
+                                | Rule::EOI
+                        )
+                    });
+                let mut expected = if operators_only {
+                    let closing =
+                        text[..start].matches('(').count() > text[..start].matches(')').count();
+                    if closing {
+                        "`)` or an operator (+, -, *, /, a comparison, and, or)".to_string()
+                    } else {
+                        "an operator (+, -, *, /, a comparison, and, or)".to_string()
+                    }
+                } else {
+                    human_list(positives)
+                };
                 if embedded {
-                    expected = expected.replace("the end of the file", "the end of the dice");
+                    let end = if expression {
+                        "the end of the expression"
+                    } else {
+                        "the end of the dice"
+                    };
+                    expected = expected.replace("the end of the file", end);
                 }
                 let unexpected = human_list(negatives);
                 let message = match (expected.is_empty(), unexpected.is_empty()) {
@@ -145,7 +176,9 @@ impl Origin<'_> {
                 } else {
                     format!("expected {expected}")
                 };
-                let help = if embedded && text.trim().contains(' ') {
+                let help = if expression {
+                    expression_hint(positives, text, start)
+                } else if embedded && text.trim().contains(' ') {
                     Some("write dice without spaces, as in 1D8+1".to_string())
                 } else if embedded {
                     None
@@ -174,6 +207,67 @@ impl Origin<'_> {
             context,
         }
     }
+}
+
+/// Whether a rule belongs to `grammar/expressions.pest`.
+fn is_expression_rule(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::expression
+            | Rule::expr
+            | Rule::disjunction
+            | Rule::conjunction
+            | Rule::negation
+            | Rule::comparison
+            | Rule::sum
+            | Rule::product
+            | Rule::signed
+            | Rule::if_else
+            | Rule::call
+            | Rule::path
+            | Rule::expr_dice
+            | Rule::expr_number
+            | Rule::expr_bool
+            | Rule::expr_text
+            | Rule::expr_word
+            | Rule::op_or
+            | Rule::op_and
+            | Rule::op_not
+            | Rule::op_compare
+            | Rule::op_add
+            | Rule::op_multiply
+            | Rule::op_minus
+            | Rule::kw_else
+    )
+}
+
+/// A help line for the common mistakes in an expression.
+fn expression_hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..).unwrap_or_default();
+    let before = text.get(..at).unwrap_or_default();
+    let unclosed = before
+        .matches('(')
+        .count()
+        .saturating_sub(before.matches(')').count());
+    if unclosed > 0 && !rest.starts_with(')') && expected.contains(&Rule::op_add) {
+        return Some(if unclosed == 1 {
+            "a `(` is never closed: add `)` where the bracketed part ends".to_string()
+        } else {
+            format!("{unclosed} `(` are never closed: add a `)` for each")
+        });
+    }
+    if expected.contains(&Rule::kw_else) {
+        return Some("an `if` needs both branches: if a > b { a } else { b }".into());
+    }
+    if rest.starts_with('=') && !rest.starts_with("==") {
+        return Some("compare with `==`; an expression cannot assign".into());
+    }
+    if rest.starts_with(|c: char| c.is_alphabetic() || c == '_' || c.is_ascii_digit()) {
+        return Some(
+            "two values stand side by side: join them with an operator such as + or and".into(),
+        );
+    }
+    None
 }
 
 /// The text at `at`, as a user would name it.
@@ -420,6 +514,30 @@ fn human_name(rule: Rule) -> Option<&'static str> {
             "a value: a number, a percentage, dice, a \"text\" or a name"
         }
         Rule::effect_flag => "`offensive`, `defensive`, `stackable`, `requires` or `weapon`",
+        Rule::expression | Rule::expr | Rule::disjunction | Rule::conjunction => {
+            "an expression such as (skill + 9) / 10"
+        }
+        Rule::negation | Rule::comparison | Rule::sum | Rule::product | Rule::signed => {
+            "a value: a number, a name, a call such as max(a, b), or ( )"
+        }
+        Rule::atom => "a value: a number, a name, a call such as max(a, b), or ( )",
+        Rule::if_else | Rule::kw_if => "`if`, as in if a > b { a } else { b }",
+        Rule::kw_else => "`else` and the other branch",
+        Rule::call => "a call such as max(a, b)",
+        Rule::path => "a name such as skill or attacker.siz",
+        Rule::expr_dice => "dice such as 1d10",
+        Rule::expr_number => "a number",
+        Rule::expr_bool => "true or false",
+        Rule::expr_text | Rule::expr_text_inner => "a \"quoted name\"",
+        Rule::expr_word => "a name",
+        Rule::expr_keyword => "a keyword",
+        Rule::op_or => "`or`",
+        Rule::op_and => "`and`",
+        Rule::op_not => "`not`",
+        Rule::op_compare => "a comparison (==, !=, <, <=, >, >=)",
+        Rule::op_add => "`+` or `-`",
+        Rule::op_multiply => "`*` or `/`",
+        Rule::op_minus => "`-`",
         Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::range_dash => return None,
     })
 }

@@ -3,6 +3,7 @@
 //! is collected; a ruleset with any problem is not returned.
 
 mod equipment;
+mod formula;
 mod problem;
 mod resolve;
 mod settings;
@@ -14,11 +15,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use crate::names::suggest;
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
-pub use problem::{RulesetProblem, UnknownName, suggest};
+pub use formula::Formula;
+pub use problem::{RulesetProblem, UnknownName};
 pub use settings::{Settings, StatisticKind};
 
-use crate::script::{Formula, Script, new_engine};
+use crate::script::{Script, new_engine};
 use crate::source::SourceFile;
 use crate::tables::{Table, TableKind};
 

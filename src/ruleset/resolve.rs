@@ -6,12 +6,13 @@ use std::collections::HashMap;
 use rhai::Engine;
 use toml::Spanned as TomlSpanned;
 
+use super::Formula;
 use super::Problems;
 use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings};
 use crate::parse::{parse_dice, parse_tables};
-use crate::script::{Formula, Hooks, Script, compile_formula, compile_script};
+use crate::script::{Hooks, Script, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
@@ -76,7 +77,7 @@ pub(super) fn resolve(
         .collect();
 
     let (settings, settings_file) = settings?;
-    let formulas = compile_formulas(engine, &settings, settings_file, problems);
+    let formulas = compile_formulas(&settings, settings_file, problems);
     let equipment = match inputs.equipment {
         Some(file) => decode::<EquipmentFile>(file, problems)
             .map(|decoded| resolve_equipment(&decoded, &settings, file, problems))
@@ -374,7 +375,6 @@ fn string_content(spanned: &TomlSpanned<String>) -> Span {
 }
 
 fn compile_formulas(
-    engine: &Engine,
     settings: &Settings,
     file: &SourceFile,
     problems: &mut Problems,
@@ -383,8 +383,8 @@ fn compile_formulas(
         .formulas
         .iter()
         .filter_map(|(name, text)| {
-            compile_formula(engine, name, text.get_ref(), file, string_content(text))
-                .map_err(|error| problems.push(error.into()))
+            Formula::compile(name, text.get_ref(), file, string_content(text))
+                .map_err(|found| problems.extend(found.into_iter().map(Into::into)))
                 .ok()
         })
         .collect()

@@ -504,13 +504,11 @@ pub fn register(engine: &mut Engine) {
                 .iter()
                 .find(|formula| formula.name == name)
                 .ok_or_else(|| format!("no formula `{name}` in ruleset.toml"))?;
-            let mut scope = rhai::Scope::new();
-            for (key, value) in vars {
-                scope.push_dynamic(key.to_string(), value);
-            }
-            f.ruleset()
-                .engine
-                .eval_ast_with_scope::<i64>(&mut scope, &formula.ast)
+            formula
+                .eval_named(|parameter| vars.get(parameter).and_then(|value| value.as_int().ok()))
+                .map_err(|missing| {
+                    format!("the formula `{name}` reads `{missing}`, which this call does not give as a number").into()
+                })
         },
     );
 

@@ -50,14 +50,6 @@ impl Script {
     }
 }
 
-/// A formula of `ruleset.toml`, compiled once as a rhai expression.
-#[derive(Clone, Debug)]
-pub struct Formula {
-    pub name: String,
-    pub text: String,
-    pub ast: Arc<AST>,
-}
-
 /// Compile a script and run its top level once (constants, checks), under the sandbox's
 /// limits, so that a script that loops forever is reported when the ruleset loads.
 pub fn compile_script(
@@ -90,24 +82,6 @@ pub fn compile_script(
         file: file.clone(),
         ast: Arc::new(ast),
         functions,
-    })
-}
-
-/// Compile a formula written inside a TOML string; `span` is the string's content.
-pub fn compile_formula(
-    engine: &Engine,
-    name: &str,
-    text: &str,
-    file: &SourceFile,
-    span: Span,
-) -> Result<Formula, ScriptProblem> {
-    let ast = engine
-        .compile_expression(text)
-        .map_err(|error| ScriptProblem::formula(file, span, name, text, *error.0, error.1))?;
-    Ok(Formula {
-        name: name.to_string(),
-        text: text.to_string(),
-        ast: Arc::new(ast),
     })
 }
 

@@ -7,7 +7,7 @@ use rhai::{EvalAltResult, ParseErrorType, Position};
 use thiserror::Error;
 
 use super::{Limits, is_runaway, span_of};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 
 #[derive(Debug, Error, Diagnostic)]
 pub enum ScriptProblem {
@@ -58,21 +58,6 @@ pub enum ScriptProblem {
         during: String,
         message: String,
     },
-
-    /// `armour_penalty = "(total_armour + 4 / 5"` in ruleset.toml.
-    #[error("the formula `{name}` is not a valid expression: {message}")]
-    #[diagnostic(
-        code(affray::formula::syntax),
-        help("a formula is one rhai expression, such as \"(total_armour + 4) / 5\"")
-    )]
-    Formula {
-        #[source_code]
-        src: NamedSource<Arc<str>>,
-        #[label("{message}")]
-        span: SourceSpan,
-        name: String,
-        message: String,
-    },
 }
 
 impl ScriptProblem {
@@ -102,37 +87,6 @@ impl ScriptProblem {
                 during: during.to_string(),
                 message: error.unwrap_inner().to_string(),
             }
-        }
-    }
-
-    pub(super) fn formula(
-        file: &SourceFile,
-        span: Span,
-        name: &str,
-        text: &str,
-        error: ParseErrorType,
-        position: Position,
-    ) -> Self {
-        // The position is within the formula's one line; point at that character.
-        let column = position.position().unwrap_or(1).saturating_sub(1);
-        let at = text
-            .char_indices()
-            .nth(column)
-            .map_or(text.len(), |(i, _)| i);
-        // With escapes in the TOML string the decoded text does not match the file byte
-        // for byte: point at the whole formula rather than at a wrong character.
-        let raw_matches = file.text().get(span.start..span.start + text.len()) == Some(text);
-        let span = if raw_matches {
-            let start = span.start + at;
-            Span::new(start, (start + 1).min(span.end.max(start)))
-        } else {
-            span
-        };
-        ScriptProblem::Formula {
-            src: file.named(),
-            span: span.into(),
-            name: name.to_string(),
-            message: error.to_string(),
         }
     }
 }

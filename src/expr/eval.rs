@@ -1,0 +1,223 @@
+//! Compiled expressions and their evaluation. Each type of value has its own tree, so
+//! that evaluation never checks a type: the compiler did.
+
+use crate::dice::DiceExpr;
+
+use super::Slot;
+
+/// What an expression reads while it is evaluated: the values behind the slots its scope
+/// handed out, and the dice.
+pub trait Env {
+    fn number(&self, slot: Slot) -> i64;
+    fn flag(&self, slot: Slot) -> bool;
+    /// The member's place in its domain.
+    fn symbol(&self, slot: Slot) -> u32;
+    /// Roll the dice behind a slot of type dice.
+    fn roll_slot(&mut self, slot: Slot) -> i64;
+    /// Roll dice written in the expression.
+    fn roll(&mut self, dice: &DiceExpr) -> i64;
+}
+
+/// An expression whose value is a number.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Number {
+    Const(i64),
+    Read(Slot),
+    Roll(Box<DiceExpr>),
+    RollSlot(Slot),
+    Negate(Box<Number>),
+    Add(Box<Number>, Box<Number>),
+    Subtract(Box<Number>, Box<Number>),
+    Multiply(Box<Number>, Box<Number>),
+    /// Rounded down (towards minus infinity), as the books' "rounded down".
+    Divide(Box<Number>, Box<Number>, Rounding),
+    Min(Vec<Number>),
+    Max(Vec<Number>),
+    Abs(Box<Number>),
+    /// The place of a symbol in its domain, first = 0.
+    Rank(Box<Symbol>),
+    If(Box<Condition>, Box<Number>, Box<Number>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    Down,
+    Up,
+    /// To the nearest, halves up.
+    Nearest,
+}
+
+/// An expression whose value is true or false: a guard.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    Const(bool),
+    Read(Slot),
+    Not(Box<Condition>),
+    And(Box<Condition>, Box<Condition>),
+    Or(Box<Condition>, Box<Condition>),
+    Compare(Comparison, Box<Number>, Box<Number>),
+    /// Two symbols of one domain are the same (`true`) or differ (`false`).
+    Same(bool, Box<Symbol>, Box<Symbol>),
+    /// Two conditions are equal (`true`) or differ (`false`).
+    Equal(bool, Box<Condition>, Box<Condition>),
+    If(Box<Condition>, Box<Condition>, Box<Condition>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    Equal,
+    NotEqual,
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+}
+
+/// An expression whose value is a member of a domain.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Symbol {
+    Const(u32),
+    Read(Slot),
+    If(Box<Condition>, Box<Symbol>, Box<Symbol>),
+}
+
+impl Number {
+    pub fn eval<E: Env + ?Sized>(&self, env: &mut E) -> i64 {
+        match self {
+            Number::Const(n) => *n,
+            Number::Read(slot) => env.number(*slot),
+            Number::Roll(dice) => env.roll(dice),
+            Number::RollSlot(slot) => env.roll_slot(*slot),
+            Number::Negate(a) => a.eval(env).saturating_neg(),
+            Number::Add(a, b) => a.eval(env).saturating_add(b.eval(env)),
+            Number::Subtract(a, b) => a.eval(env).saturating_sub(b.eval(env)),
+            Number::Multiply(a, b) => a.eval(env).saturating_mul(b.eval(env)),
+            Number::Divide(a, b, rounding) => divide(a.eval(env), b.eval(env), *rounding),
+            Number::Min(all) => all.iter().map(|a| a.eval(env)).min().unwrap_or(0),
+            Number::Max(all) => all.iter().map(|a| a.eval(env)).max().unwrap_or(0),
+            Number::Abs(a) => a.eval(env).saturating_abs(),
+            Number::Rank(symbol) => i64::from(symbol.eval(env)),
+            Number::If(condition, then, otherwise) => {
+                if condition.eval(env) {
+                    then.eval(env)
+                } else {
+                    otherwise.eval(env)
+                }
+            }
+        }
+    }
+
+    /// The value when it needs nothing from outside.
+    pub fn as_constant(&self) -> Option<i64> {
+        match self {
+            Number::Const(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// `a / b` rounded as asked; 0 when `b` is 0 (a rule divides by a count that may be
+/// zero; the fight goes on rather than stop).
+pub fn divide(a: i64, b: i64, rounding: Rounding) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    // In i128 nothing overflows (i64::MIN / -1 included); the result is clamped back.
+    let (a, b) = (i128::from(a), i128::from(b));
+    let floor = a.div_euclid(b) - i128::from(b < 0 && a.rem_euclid(b) != 0);
+    let result = match rounding {
+        Rounding::Down => floor,
+        Rounding::Up => {
+            if floor * b == a {
+                floor
+            } else {
+                floor + 1
+            }
+        }
+        // The nearest whole number, halves up: floor(a / b + 1/2) = floor((2a + b) / 2b).
+        Rounding::Nearest => {
+            let (n, d) = if b < 0 {
+                (-2 * a - b, -2 * b)
+            } else {
+                (2 * a + b, 2 * b)
+            };
+            n.div_euclid(d)
+        }
+    };
+    result.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
+impl Condition {
+    pub fn eval<E: Env + ?Sized>(&self, env: &mut E) -> bool {
+        match self {
+            Condition::Const(b) => *b,
+            Condition::Read(slot) => env.flag(*slot),
+            Condition::Not(a) => !a.eval(env),
+            Condition::And(a, b) => a.eval(env) && b.eval(env),
+            Condition::Or(a, b) => a.eval(env) || b.eval(env),
+            Condition::Compare(comparison, a, b) => {
+                let (a, b) = (a.eval(env), b.eval(env));
+                match comparison {
+                    Comparison::Equal => a == b,
+                    Comparison::NotEqual => a != b,
+                    Comparison::Less => a < b,
+                    Comparison::LessOrEqual => a <= b,
+                    Comparison::Greater => a > b,
+                    Comparison::GreaterOrEqual => a >= b,
+                }
+            }
+            Condition::Same(same, a, b) => (a.eval(env) == b.eval(env)) == *same,
+            Condition::Equal(same, a, b) => (a.eval(env) == b.eval(env)) == *same,
+            Condition::If(condition, then, otherwise) => {
+                if condition.eval(env) {
+                    then.eval(env)
+                } else {
+                    otherwise.eval(env)
+                }
+            }
+        }
+    }
+}
+
+impl Symbol {
+    pub fn eval<E: Env + ?Sized>(&self, env: &mut E) -> u32 {
+        match self {
+            Symbol::Const(member) => *member,
+            Symbol::Read(slot) => env.symbol(*slot),
+            Symbol::If(condition, then, otherwise) => {
+                if condition.eval(env) {
+                    then.eval(env)
+                } else {
+                    otherwise.eval(env)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_rounds_as_asked() {
+        use Rounding::*;
+        for (a, b, down, up, nearest) in [
+            (7, 2, 3, 4, 4),
+            (6, 2, 3, 3, 3),
+            (-7, 2, -4, -3, -3),
+            (7, -2, -4, -3, -3),
+            (-7, -2, 3, 4, 4),
+            (5, 10, 0, 1, 1),
+            (4, 10, 0, 1, 0),
+            (0, 3, 0, 0, 0),
+            (72, 10, 7, 8, 7),
+        ] {
+            assert_eq!(divide(a, b, Down), down, "{a} / {b} down");
+            assert_eq!(divide(a, b, Up), up, "{a} / {b} up");
+            assert_eq!(divide(a, b, Nearest), nearest, "{a} / {b} nearest");
+        }
+        assert_eq!(divide(5, 0, Down), 0);
+        assert_eq!(divide(i64::MIN, -1, Down), i64::MAX);
+    }
+}
