@@ -242,3 +242,83 @@ fn every_shipped_scenario_fights_to_an_outcome() {
         snapshot(&format!("{name}_seed_1"), log);
     }
 }
+
+/// tactics.toml decides from the top: a rule with a guard, then the highest scorer; a
+/// rule naming an option that is not offered is passed over, never chosen.
+#[test]
+fn a_house_ruled_tactics_list_decides_among_the_offered_options() {
+    let dir = scratch("tactics");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    fs::write(
+        dir.join("d20_skirmish/tactics.toml"),
+        "[[target]]\nchoose = \"Raider 2\"\nif = \"other.hit_points > 6\"\n\n\
+         [[target]]\nchoose = \"Nobody\"\n\n\
+         [[target]]\nhighest = \"other.hit_points\"\n",
+    )
+    .unwrap();
+    let mut hit_points: std::collections::HashMap<String, i64> = [
+        ("Kara", 14),
+        ("Dunmore", 20),
+        ("Raider 1", 12),
+        ("Raider 2", 12),
+    ]
+    .map(|(name, hp)| (name.to_string(), hp))
+    .into();
+    let mut targets = 0;
+    for seed in ["1", "2", "3"] {
+        let output = affray(
+            &dir,
+            &[
+                "fight",
+                "d20_skirmish/scenarios/skirmish.toml",
+                "--seed",
+                seed,
+                "--json",
+            ],
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        for (name, hp) in [
+            ("Kara", 14),
+            ("Dunmore", 20),
+            ("Raider 1", 12),
+            ("Raider 2", 12),
+        ] {
+            hit_points.insert(name.to_string(), hp);
+        }
+        for line in text(&output.stdout).lines() {
+            let event: serde_json::Value = serde_json::from_str(line).unwrap();
+            if event["event"] == "damage" {
+                let who = event["who"].as_str().unwrap().to_string();
+                hit_points.insert(who, event["hit_points"].as_i64().unwrap());
+            }
+            if event["event"] != "choice" || event["decision"] != "target" {
+                continue;
+            }
+            targets += 1;
+            let options: Vec<&str> = event["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o.as_str().unwrap())
+                .collect();
+            let expected = if options.contains(&"Raider 2") && hit_points["Raider 2"] > 6 {
+                "Raider 2"
+            } else {
+                // The first of the highest.
+                let most = options.iter().map(|o| hit_points[*o]).max().unwrap();
+                options.iter().find(|o| hit_points[**o] == most).unwrap()
+            };
+            assert_eq!(event["chosen"], expected, "seed {seed}: {line}");
+            let by = if options.len() > 1 {
+                "tactics"
+            } else {
+                "only option"
+            };
+            assert_eq!(event["by"], by);
+        }
+    }
+    assert!(targets > 10, "only {targets} target choices");
+}

@@ -21,7 +21,7 @@ fn legend_checks_clean() {
     );
     assert_eq!(
         rest.split_once("), ").map(|(_, tail)| tail),
-        Some("8 formulas, 20 weapons, 3 shields, 6 armours, 10 scenarios\n")
+        Some("8 formulas, 6 tactics lists, 20 weapons, 3 shields, 6 armours, 10 scenarios\n")
     );
 }
 

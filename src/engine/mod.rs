@@ -6,7 +6,9 @@
 mod chooser;
 mod observer;
 mod primitives;
+pub mod reads;
 mod state;
+pub mod tactics;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 

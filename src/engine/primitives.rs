@@ -185,6 +185,15 @@ impl FightHandle {
         self.0.options.iter().any(|o| o == name)
     }
 
+    /// The answer of the ruleset's priority lists (`tactics.toml`) to a decision, or
+    /// `None` when it has no list for it.
+    pub fn listed_choice(&self, decision: &super::Decision) -> Option<String> {
+        let ruleset = &self.0.ruleset;
+        ruleset
+            .tactics
+            .choose(&self.core(), &ruleset.equipment, &self.0.options, decision)
+    }
+
     /// The scenario's starting distance, 0 when it gives none.
     pub fn distance(&self) -> i64 {
         i64::from(self.0.distance.unwrap_or(0))

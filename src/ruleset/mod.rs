@@ -7,6 +7,7 @@ mod formula;
 mod problem;
 mod resolve;
 mod settings;
+mod tactics;
 
 use std::collections::HashMap;
 use std::fs;
@@ -42,6 +43,8 @@ pub struct Ruleset {
     pub scripts: Vec<Script>,
     pub formulas: Vec<Formula>,
     pub equipment: Equipment,
+    /// The default chooser's priority lists (`tactics.toml`), by decision.
+    pub tactics: crate::engine::tactics::Tactics,
     /// `ruleset.toml` as read, for showing a setting again.
     pub settings_file: SourceFile,
     /// `equipment.toml` as read, if the ruleset has one.
@@ -120,8 +123,13 @@ impl Ruleset {
         }
         let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
         let functions: usize = self.scripts.iter().map(|s| s.functions.len()).sum();
+        let lists = match self.tactics.decisions.len() {
+            0 => String::new(),
+            1 => ", 1 tactics list".to_string(),
+            n => format!(", {n} tactics lists"),
+        };
         format!(
-            "{}: {} is valid: {} tables ({}), {} scripts ({} functions), {} formulas, {} weapons, {} shields, {} armours",
+            "{}: {} is valid: {} tables ({}), {} scripts ({} functions), {} formulas{lists}, {} weapons, {} shields, {} armours",
             self.dir,
             self.settings.title,
             self.tables.len(),
@@ -239,12 +247,20 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
         None
     };
 
+    let tactics_path = dir.join("tactics.toml");
+    let tactics_file = if tactics_path.exists() {
+        read(&tactics_path, &mut problems)
+    } else {
+        None
+    };
+
     let engine = new_engine();
     let inputs = resolve::Inputs {
         settings: settings_file.as_ref(),
         tables: &table_files,
         scripts: &script_files,
         equipment: equipment_file.as_ref(),
+        tactics: tactics_file.as_ref(),
     };
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
     match (resolved, settings_file) {
@@ -264,6 +280,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 scripts: resolved.scripts,
                 formulas: resolved.formulas,
                 equipment: resolved.equipment,
+                tactics: resolved.tactics,
                 settings_file,
                 equipment_file,
                 engine: Arc::new(engine),

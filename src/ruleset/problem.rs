@@ -131,6 +131,25 @@ pub enum RulesetProblem {
         passed: usize,
         args: usize,
     },
+
+    /// A `[[target]]` entry of tactics.toml with both `choose` and `lowest`, or neither.
+    #[error(
+        "a rule of the tactics for `{decision}` needs exactly one of `choose`, `highest`, `lowest` (it has {found})"
+    )]
+    #[diagnostic(
+        code(affray::tactics::rule),
+        help(
+            "`choose = \"attack\"` takes that option when offered; `highest = \"...\"` or `lowest = \"...\"` takes the offered option that scores best; `if = \"...\"` may guard any of them"
+        )
+    )]
+    TacticsRule {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this rule")]
+        span: SourceSpan,
+        decision: String,
+        found: usize,
+    },
 }
 
 /// A name that refers to nothing: an unknown table, script, condition, success level,

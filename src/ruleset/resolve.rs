@@ -10,7 +10,10 @@ use super::Formula;
 use super::Problems;
 use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
 use super::problem::{RulesetProblem, UnknownName};
-use super::settings::{DOMAINS, Settings};
+use super::settings::{DOMAINS, Settings, StatisticKind};
+use super::tactics::{TacticsFile, compile_tactics};
+use crate::engine::reads::Vocabulary;
+use crate::engine::tactics::Tactics;
 use crate::parse::{parse_dice, parse_tables};
 use crate::script::{Hooks, Script, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
@@ -21,6 +24,7 @@ pub(super) struct Inputs<'a> {
     pub tables: &'a [SourceFile],
     pub scripts: &'a [(String, SourceFile)],
     pub equipment: Option<&'a SourceFile>,
+    pub tactics: Option<&'a SourceFile>,
 }
 
 pub(super) struct Resolved {
@@ -31,6 +35,7 @@ pub(super) struct Resolved {
     pub scripts: Vec<Script>,
     pub formulas: Vec<Formula>,
     pub equipment: Equipment,
+    pub tactics: Tactics,
 }
 
 /// Everything that could be read, checked; `None` when ruleset.toml itself is unusable.
@@ -84,6 +89,13 @@ pub(super) fn resolve(
             .unwrap_or_default(),
         None => Equipment::default(),
     };
+    let tactics = inputs
+        .tactics
+        .and_then(|file| {
+            decode::<TacticsFile>(file, problems)
+                .map(|decoded| compile_tactics(&decoded, &vocabulary(&settings), file, problems))
+        })
+        .unwrap_or_default();
 
     let names = Names {
         settings: &settings,
@@ -118,6 +130,7 @@ pub(super) fn resolve(
         scripts,
         formulas,
         equipment,
+        tactics,
     })
 }
 
@@ -372,6 +385,24 @@ fn string_content(spanned: &TomlSpanned<String>) -> Span {
         range.start + 1,
         range.end.saturating_sub(1).max(range.start + 1),
     )
+}
+
+/// The names expressions may use, as the ruleset declares them.
+pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
+    let names = |list: &[TomlSpanned<String>]| list.iter().map(|n| n.get_ref().clone()).collect();
+    Vocabulary {
+        characteristics: names(&settings.characteristics),
+        conditions: settings.conditions.keys().cloned().collect(),
+        statistics: settings
+            .statistics
+            .iter()
+            .filter(|(_, kind)| **kind == StatisticKind::Number)
+            .map(|(name, _)| name.clone())
+            .collect(),
+        combatant_options: settings.combatant_options.keys().cloned().collect(),
+        fight_options: settings.fight_options.keys().cloned().collect(),
+        weapon_traits: names(&settings.weapon_traits),
+    }
 }
 
 fn compile_formulas(

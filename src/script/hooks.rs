@@ -185,9 +185,10 @@ impl From<ScriptFailure> for FightError {
     }
 }
 
-/// The default chooser: the tactics module of the ruleset. For a decision `reaction` it
-/// calls `choose_reaction(fight, who, options)` if the module defines it, else
-/// `choose(fight, who, decision, options)`, else takes the first option.
+/// The default chooser: the ruleset's priority list for the decision (`tactics.toml`)
+/// if it has one; else its tactics module: for a decision `reaction` it calls
+/// `choose_reaction(fight, who, options)` if the module defines it, else
+/// `choose(fight, who, decision, options)`; else the first option.
 pub struct TacticsChooser {
     module: Option<usize>,
 }
@@ -210,6 +211,10 @@ impl Chooser for TacticsChooser {
         fight: &FightHandle,
         decision: &Decision,
     ) -> Result<(String, &'static str), FightError> {
+        // The priority lists of tactics.toml first: native, and always an offered option.
+        if let Some(chosen) = fight.listed_choice(decision) {
+            return Ok((chosen, "tactics"));
+        }
         let ruleset = fight.ruleset();
         let Some(script) = self.module.map(|index| &ruleset.scripts[index]) else {
             return Ok((decision.options[0].clone(), "first option"));

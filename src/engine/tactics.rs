@@ -1,0 +1,105 @@
+//! The default chooser as data: for each decision, a priority list read from the top,
+//! like a SimulationCraft action priority list. Each rule names an option to take when
+//! it is offered and its guard holds, or takes the offered option that scores highest
+//! (or lowest) by an expression. A list can only ever answer with an offered option.
+
+use indexmap::IndexMap;
+
+use crate::expr::{Condition, Number};
+
+use super::Core;
+use super::chooser::Decision;
+use super::reads::{DecisionView, Read};
+use crate::ruleset::Equipment;
+
+/// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
+#[derive(Clone, Debug, Default)]
+pub struct Tactics {
+    pub decisions: IndexMap<String, PriorityList>,
+}
+
+/// One decision's rules, with the slots their expressions read.
+#[derive(Clone, Debug, Default)]
+pub struct PriorityList {
+    pub reads: Vec<Read>,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub pick: Pick,
+    /// `if`: the rule applies only where this holds (read for each option considered,
+    /// with `other` the combatant the option names).
+    pub guard: Option<Condition>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Pick {
+    /// This option, when offered.
+    Option(String),
+    /// The offered option with the highest value (the first of equals).
+    Highest(Number),
+    /// The offered option with the lowest value (the first of equals).
+    Lowest(Number),
+}
+
+impl Tactics {
+    /// The list's answer to `decision`, or `None` when the ruleset has no list for it
+    /// (another chooser answers). With a list, some offered option is always chosen: the
+    /// first offered when no rule applies.
+    pub fn choose(
+        &self,
+        core: &Core,
+        equipment: &Equipment,
+        fight_options: &[String],
+        decision: &Decision,
+    ) -> Option<String> {
+        let list = self.decisions.get(&decision.name)?;
+        let named = |option: &str| core.combatants.iter().position(|c| c.spec.name == option);
+        let mut view = DecisionView {
+            core,
+            equipment,
+            fight_options,
+            reads: &list.reads,
+            me: decision.who,
+            other: None,
+            offered: &decision.options,
+        };
+        let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>, option: &str| {
+            view.other = named(option);
+            guard.as_ref().is_none_or(|guard| guard.eval(view))
+        };
+        for rule in &list.rules {
+            match &rule.pick {
+                Pick::Option(option) => {
+                    if decision.options.contains(option) && holds(&mut view, &rule.guard, option) {
+                        return Some(option.clone());
+                    }
+                }
+                Pick::Highest(score) | Pick::Lowest(score) => {
+                    let lowest = matches!(rule.pick, Pick::Lowest(_));
+                    let mut best: Option<(i64, &String)> = None;
+                    for option in &decision.options {
+                        if !holds(&mut view, &rule.guard, option) {
+                            continue;
+                        }
+                        let value = score.eval(&mut view);
+                        let better =
+                            best.is_none_or(
+                                |(known, _)| {
+                                    if lowest { value < known } else { value > known }
+                                },
+                            );
+                        if better {
+                            best = Some((value, option));
+                        }
+                    }
+                    if let Some((_, option)) = best {
+                        return Some(option.clone());
+                    }
+                }
+            }
+        }
+        decision.options.first().cloned()
+    }
+}

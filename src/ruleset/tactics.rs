@@ -1,0 +1,112 @@
+//! `tactics.toml`: the default chooser's priority lists, decoded and compiled.
+//!
+//! ```toml
+//! [[target]]                       # the decision, as the ruleset asks it
+//! lowest = "other.hit_points"      # the offered target with the fewest hit points left
+//!
+//! [[action]]
+//! choose = "stand_up"              # taken whenever offered
+//! [[action]]
+//! choose = "aim"
+//! if = "self.value.aim == 0 and self.engaged == 0"
+//! ```
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned as TomlSpanned;
+
+use super::Problems;
+use super::problem::RulesetProblem;
+use crate::engine::reads::{DecisionScope, Vocabulary};
+use crate::engine::tactics::{Pick, PriorityList, Rule, Tactics};
+use crate::expr::{compile_bool, compile_number};
+use crate::source::{SourceFile, Span};
+
+/// One entry of a list as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RuleEntry {
+    choose: Option<TomlSpanned<String>>,
+    highest: Option<TomlSpanned<String>>,
+    lowest: Option<TomlSpanned<String>>,
+    #[serde(rename = "if")]
+    guard: Option<TomlSpanned<String>>,
+}
+
+pub(super) type TacticsFile = IndexMap<String, Vec<TomlSpanned<RuleEntry>>>;
+
+/// The content of a TOML string, without its quotes.
+fn content(spanned: &TomlSpanned<String>) -> Span {
+    let range = spanned.span();
+    Span::new(
+        range.start + 1,
+        range.end.saturating_sub(1).max(range.start + 1),
+    )
+}
+
+/// Compile every list; every problem of every rule is reported.
+pub(super) fn compile_tactics(
+    decoded: &TacticsFile,
+    vocabulary: &Vocabulary,
+    file: &SourceFile,
+    problems: &mut Problems,
+) -> Tactics {
+    let mut tactics = Tactics::default();
+    for (decision, entries) in decoded {
+        let mut scope = DecisionScope::new(vocabulary, format!("the tactics for `{decision}`"));
+        let mut rules = Vec::new();
+        for entry in entries {
+            let rule = entry.get_ref();
+            let picks: Vec<&TomlSpanned<String>> = [&rule.choose, &rule.highest, &rule.lowest]
+                .into_iter()
+                .flatten()
+                .collect();
+            if picks.len() != 1 {
+                let range = entry.span();
+                problems.push(
+                    RulesetProblem::TacticsRule {
+                        src: file.named(),
+                        span: Span::new(range.start, range.end).into(),
+                        decision: decision.clone(),
+                        found: picks.len(),
+                    }
+                    .into(),
+                );
+                continue;
+            }
+            let mut compiled = true;
+            let mut number = |text: &TomlSpanned<String>, scope: &mut DecisionScope<'_>| {
+                compile_number(file, text.get_ref(), content(text).start, scope)
+                    .map_err(|found| {
+                        compiled = false;
+                        problems.extend(found.into_iter().map(Into::into));
+                    })
+                    .ok()
+            };
+            let pick = match (&rule.choose, &rule.highest, &rule.lowest) {
+                (Some(option), _, _) => Some(Pick::Option(option.get_ref().clone())),
+                (_, Some(score), _) => number(score, &mut scope).map(Pick::Highest),
+                (_, _, Some(score)) => number(score, &mut scope).map(Pick::Lowest),
+                _ => None,
+            };
+            let guard = rule.guard.as_ref().and_then(|text| {
+                compile_bool(file, text.get_ref(), content(text).start, &mut scope)
+                    .map_err(|found| problems.extend(found.into_iter().map(Into::into)))
+                    .ok()
+            });
+            if let Some(pick) = pick
+                && (rule.guard.is_none() || guard.is_some())
+            {
+                rules.push(Rule { pick, guard });
+            }
+        }
+        tactics.decisions.insert(
+            decision.clone(),
+            PriorityList {
+                reads: scope.reads,
+                rules,
+            },
+        );
+    }
+    tactics
+}
