@@ -3,7 +3,7 @@
 //! guards next) are compiled against, and the environment that reads those slots while
 //! the fight runs. Names are resolved when the ruleset loads; a fight reads by index.
 
-use crate::expr::{Domain, DomainId, Env, Resolution, Scope, Slot, Type};
+use crate::expr::{Domain, DomainId, Env, NO_DOMAIN, Resolution, Scope, Slot, Type};
 use crate::source::Spanned;
 
 use super::{Core, WeaponPlace};
@@ -183,11 +183,7 @@ impl Scope for DecisionScope<'_> {
 
     fn domain(&self, _: DomainId) -> &Domain {
         // No symbol is handed out yet: every read is a number or a condition.
-        const NONE: &Domain = &Domain {
-            what: String::new(),
-            members: Vec::new(),
-        };
-        NONE
+        NO_DOMAIN
     }
 
     fn may_roll(&self) -> bool {
@@ -298,17 +294,5 @@ impl Env for DecisionView<'_> {
             Read::Offered(option) => self.offered.contains(option),
             _ => false,
         }
-    }
-
-    fn symbol(&self, _: Slot) -> u32 {
-        0
-    }
-
-    fn roll_slot(&mut self, _: Slot) -> i64 {
-        0
-    }
-
-    fn roll(&mut self, _: &crate::dice::DiceExpr) -> i64 {
-        0
     }
 }

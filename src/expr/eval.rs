@@ -7,15 +7,25 @@ use super::Slot;
 
 /// What an expression reads while it is evaluated: the values behind the slots its scope
 /// handed out, and the dice.
+///
+/// An environment reads only the slots its scope handed out: one whose scope hands out
+/// no symbol and rolls no dice (a formula's, a tactics rule's) keeps the defaults, which
+/// are never reached.
 pub trait Env {
     fn number(&self, slot: Slot) -> i64;
     fn flag(&self, slot: Slot) -> bool;
     /// The member's place in its domain.
-    fn symbol(&self, slot: Slot) -> u32;
+    fn symbol(&self, _slot: Slot) -> u32 {
+        0
+    }
     /// Roll the dice behind a slot of type dice.
-    fn roll_slot(&mut self, slot: Slot) -> i64;
+    fn roll_slot(&mut self, _slot: Slot) -> i64 {
+        0
+    }
     /// Roll dice written in the expression.
-    fn roll(&mut self, dice: &DiceExpr) -> i64;
+    fn roll(&mut self, _dice: &DiceExpr) -> i64 {
+        0
+    }
 }
 
 /// An expression whose value is a number.

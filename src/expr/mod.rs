@@ -37,6 +37,12 @@ pub struct Domain {
     pub members: Vec<String>,
 }
 
+/// What a scope that hands out no symbol answers when asked for a domain.
+pub const NO_DOMAIN: &Domain = &Domain {
+    what: String::new(),
+    members: Vec::new(),
+};
+
 /// Which of its scope's domains a symbol belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DomainId(pub u32);
@@ -82,18 +88,9 @@ impl Env for Arguments<'_> {
     fn number(&self, slot: Slot) -> i64 {
         self.0.get(slot.0 as usize).copied().unwrap_or(0)
     }
-    // A formula reads numbers only, and rolls nothing (`Parameters`).
+    // A formula reads numbers only (`Parameters`).
     fn flag(&self, _: Slot) -> bool {
         false
-    }
-    fn symbol(&self, _: Slot) -> u32 {
-        0
-    }
-    fn roll_slot(&mut self, _: Slot) -> i64 {
-        0
-    }
-    fn roll(&mut self, _: &crate::dice::DiceExpr) -> i64 {
-        0
     }
 }
 
@@ -136,11 +133,7 @@ impl Scope for Parameters {
 
     fn domain(&self, _: DomainId) -> &Domain {
         // A formula's parameters are all numbers: no symbol is ever handed out.
-        const NONE: &Domain = &Domain {
-            what: String::new(),
-            members: Vec::new(),
-        };
-        NONE
+        NO_DOMAIN
     }
 
     /// A formula is a pure computation: its caller rolls any dice and passes the total.
