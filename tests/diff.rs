@@ -320,3 +320,23 @@ fn two_different_systems_compare_the_same_way_twice() {
     assert!(!first.is_empty());
     assert_eq!(first, second);
 }
+
+#[test]
+fn an_edited_tactics_list_is_reported_whole() {
+    let (dir, copy) = two_copies("diff-tactics");
+    edit(
+        &copy.join("tactics.toml"),
+        "[[location]]\nchoose = \"head\"",
+        "[[location]]\nchoose = \"chest\"",
+    );
+    let found = differences(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let list = &found[0];
+    assert_eq!(list["file"], "tactics.toml");
+    assert_eq!(list["item"]["kind"], "tactics_list");
+    assert_eq!(list["item"]["decision"], "location");
+    assert_eq!(list["title"], "tactics for location");
+    assert_eq!(list["before"]["text"], "[[location]]\nchoose = \"head\"");
+    assert_eq!(list["after"]["text"], "[[location]]\nchoose = \"chest\"");
+    assert!(diff_text(&dir).ends_with("1 difference: 1 tactics list\n"));
+}

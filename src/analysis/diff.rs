@@ -58,6 +58,8 @@ pub enum Item {
     },
     /// A key of `ruleset.toml`, or `<map>.<key>` for a key within a map such as `hooks`.
     Setting { key: String },
+    /// A decision's priority list in `tactics.toml`.
+    TacticsList { decision: String },
 }
 
 impl Item {
@@ -71,6 +73,7 @@ impl Item {
             Item::EquipmentEntry { .. } => ("equipment entry", "equipment entries"),
             Item::EquipmentField { .. } => ("equipment field", "equipment fields"),
             Item::Setting { .. } => ("setting", "settings"),
+            Item::TacticsList { .. } => ("tactics list", "tactics lists"),
         }
     }
 }
@@ -104,6 +107,7 @@ pub fn ruleset_differences(before: &Ruleset, after: &Ruleset) -> Vec<Difference>
     scripts::compare(before, after, &mut found);
     toml_files::compare_settings(before, after, &mut found);
     toml_files::compare_equipment(before, after, &mut found);
+    toml_files::compare_tactics(before, after, &mut found);
     found.sorted()
 }
 

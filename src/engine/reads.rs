@@ -7,7 +7,7 @@ use crate::expr::{Domain, DomainId, Env, NO_DOMAIN, Resolution, Scope, Slot, Typ
 use crate::source::Spanned;
 
 use super::{Core, WeaponPlace};
-use crate::ruleset::Equipment;
+use crate::ruleset::{Equipment, Weapon};
 
 /// The names of a ruleset that expressions may use: what the ruleset declares, so that
 /// a misspelt one is a `check` error.
@@ -20,7 +20,17 @@ pub struct Vocabulary {
     pub combatant_options: Vec<String>,
     pub fight_options: Vec<String>,
     pub weapon_traits: Vec<String>,
+    /// Smallest first; `item.size` is one of them.
+    pub weapon_sizes: Vec<String>,
+    /// Shortest first; `item.reach` is one of them.
+    pub weapon_reaches: Vec<String>,
+    /// Statistics whose values are texts (`skill_of` reads the skill one names).
+    pub text_statistics: Vec<String>,
 }
+
+/// The domains a decision's rules may compare with quoted names.
+const SIZES: DomainId = DomainId(0);
+const REACHES: DomainId = DomainId(1);
 
 /// Which combatant a name is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +70,28 @@ pub enum Read {
     FightOption(String),
     /// Whether the decision offers this option.
     Offered(String),
+    /// Whether the scenario gives the combatant this statistic.
+    Given(Who, String),
+    /// The skill a text statistic names (`combat_style = "sword_and_shield"`), or the
+    /// first skill listed when the statistic is not given.
+    SkillOf(Who, String),
+    /// A trait of `item`: the weapon an option names, or the one `any(weapons, ...)` is at.
+    ItemTrait(String),
+    ItemSize,
+    ItemReach,
+    /// The armour and hit points of `self`'s location that an option names.
+    LocationArmour,
+    LocationHitPoints,
+    /// `any(opponents, ...)`: each opponent still in the fight in turn as `other`.
+    EachOpponent,
+    /// `any(weapons, ...)`: each weapon `self` holds in turn as `item`.
+    EachWeapon,
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 14] = [
+    "given",
+    "skill_of",
     "skill",
     "statistic",
     "value",
@@ -84,14 +112,23 @@ pub struct DecisionScope<'v> {
     pub vocabulary: &'v Vocabulary,
     pub reads: Vec<Read>,
     pub place: String,
+    domains: [Domain; 2],
 }
 
 impl<'v> DecisionScope<'v> {
     pub fn new(vocabulary: &'v Vocabulary, place: String) -> Self {
+        let domain = |what: &str, members: &[String]| Domain {
+            what: what.into(),
+            members: members.to_vec(),
+        };
         DecisionScope {
             vocabulary,
             reads: Vec::new(),
             place,
+            domains: [
+                domain("weapon size", &vocabulary.weapon_sizes),
+                domain("weapon reach", &vocabulary.weapon_reaches),
+            ],
         }
     }
 
@@ -141,6 +178,16 @@ impl<'v> DecisionScope<'v> {
                 self.slot(Read::Holds(who, name.into()), Type::Bool)
             }
             ["holds", _] => unknown(2, vocabulary.weapon_traits.clone()),
+            ["given", name]
+                if declared(&vocabulary.statistics, name)
+                    || declared(&vocabulary.text_statistics, name) =>
+            {
+                self.slot(Read::Given(who, name.into()), Type::Bool)
+            }
+            ["skill_of", name] if declared(&vocabulary.text_statistics, name) => {
+                self.slot(Read::SkillOf(who, name.into()), Type::Number)
+            }
+            ["skill_of", _] => unknown(2, vocabulary.text_statistics.clone()),
             _ => {
                 let known = vocabulary
                     .characteristics
@@ -162,6 +209,25 @@ impl Scope for DecisionScope<'_> {
             ["self", _, ..] => self.combatant(Who::Me, path),
             ["other", _, ..] => self.combatant(Who::Other, path),
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
+            ["item", "size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
+            ["item", "reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
+            ["item", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
+                self.slot(Read::ItemTrait((*name).into()), Type::Bool)
+            }
+            ["item", _] => Resolution::Unknown {
+                at: 1,
+                known: ["size", "reach"]
+                    .map(String::from)
+                    .into_iter()
+                    .chain(self.vocabulary.weapon_traits.iter().cloned())
+                    .collect(),
+            },
+            ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
+            ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
+            ["location", _] => Resolution::Unknown {
+                at: 1,
+                known: ["armour", "hit_points"].map(String::from).to_vec(),
+            },
             ["round"] => self.slot(Read::Round, Type::Number),
             ["fight", "option", name]
                 if self.vocabulary.fight_options.iter().any(|n| n == name) =>
@@ -174,16 +240,36 @@ impl Scope for DecisionScope<'_> {
             },
             _ => Resolution::Unknown {
                 at: 0,
-                known: ["self", "other", "offered", "round", "fight"]
-                    .map(String::from)
-                    .to_vec(),
+                known: [
+                    "self", "other", "offered", "item", "location", "round", "fight",
+                ]
+                .map(String::from)
+                .to_vec(),
             },
         }
     }
 
-    fn domain(&self, _: DomainId) -> &Domain {
-        // No symbol is handed out yet: every read is a number or a condition.
-        NO_DOMAIN
+    fn domain(&self, id: DomainId) -> &Domain {
+        self.domains.get(id.0 as usize).unwrap_or(NO_DOMAIN)
+    }
+
+    fn collection(&mut self, name: &str) -> Option<Slot> {
+        let read = match name {
+            "opponents" => Read::EachOpponent,
+            "weapons" => Read::EachWeapon,
+            _ => return None,
+        };
+        match self.slot(read, Type::Bool) {
+            Resolution::Found(slot, _) => Some(slot),
+            Resolution::Unknown { .. } => None,
+        }
+    }
+
+    fn collections(&self) -> Vec<String> {
+        vec![
+            "opponents (each as other)".into(),
+            "weapons (each in hand as item)".into(),
+        ]
     }
 
     fn may_roll(&self) -> bool {
@@ -200,11 +286,80 @@ impl Scope for DecisionScope<'_> {
 pub struct DecisionView<'a> {
     pub core: &'a Core,
     pub equipment: &'a Equipment,
+    pub vocabulary: &'a Vocabulary,
     pub fight_options: &'a [String],
     pub reads: &'a [Read],
     pub me: usize,
-    pub other: Option<usize>,
     pub offered: &'a [String],
+    /// What the option under consideration names, or what a collection is at.
+    pub other: Option<usize>,
+    pub item: Option<&'a Weapon>,
+    pub location: Option<&'a str>,
+    /// Bindings to restore when a collection's body is done.
+    saved: Vec<(Option<usize>, Option<&'a Weapon>)>,
+}
+
+impl<'a> DecisionView<'a> {
+    pub fn new(
+        core: &'a Core,
+        equipment: &'a Equipment,
+        vocabulary: &'a Vocabulary,
+        fight_options: &'a [String],
+        reads: &'a [Read],
+        me: usize,
+        offered: &'a [String],
+    ) -> Self {
+        DecisionView {
+            core,
+            equipment,
+            vocabulary,
+            fight_options,
+            reads,
+            me,
+            offered,
+            other: None,
+            item: None,
+            location: None,
+            saved: Vec::new(),
+        }
+    }
+
+    /// Bind what `option` names: a combatant as `other`, a weapon as `item`, one of
+    /// `self`'s locations as `location`.
+    pub fn consider(&mut self, option: &'a str) {
+        let core = self.core;
+        self.other = core.combatants.iter().position(|c| c.spec.name == option);
+        self.item = weapon(self.equipment, option);
+        self.location = core.combatants[self.me]
+            .locations
+            .contains_key(option)
+            .then_some(option);
+    }
+
+    /// The weapons `self` holds, in the order it holds them.
+    fn held(&self) -> impl Iterator<Item = &'a Weapon> + use<'a> {
+        let equipment = self.equipment;
+        self.core.combatants[self.me]
+            .weapons
+            .iter()
+            .filter(|held| held.place == WeaponPlace::InHand)
+            .filter_map(move |held| weapon(equipment, &held.id))
+    }
+
+    /// Opponents of `self` still in the fight, in scenario order.
+    fn opponents(&self) -> impl Iterator<Item = usize> + use<'a> {
+        let core = self.core;
+        let side = &core.combatants[self.me].spec.side;
+        (0..core.combatants.len())
+            .filter(move |&i| !core.combatants[i].out && core.combatants[i].spec.side != *side)
+    }
+}
+
+fn weapon<'e>(equipment: &'e Equipment, id: &str) -> Option<&'e Weapon> {
+    equipment
+        .weapons
+        .get(id)
+        .or_else(|| equipment.shields.get(id))
 }
 
 impl DecisionView<'_> {
@@ -259,12 +414,35 @@ impl DecisionView<'_> {
                 core.distances[self.me * core.combatants.len() + other]
             }),
             Read::Round => i64::from(core.round),
+            Read::SkillOf(who, statistic) => {
+                combatant(*who).map_or(0, |c| match c.statistic(statistic) {
+                    Some(crate::scenario::Statistic::Text(skill)) => c.skill(skill),
+                    _ => c
+                        .spec
+                        .skills
+                        .keys()
+                        .next()
+                        .map_or(0, |first| c.skill(first)),
+                })
+            }
+            Read::LocationArmour => self.location.map_or(0, |name| {
+                core.combatants[self.me]
+                    .locations
+                    .get(name)
+                    .map_or(0, |l| l.armour)
+            }),
+            Read::LocationHitPoints => self.location.map_or(0, |name| {
+                core.combatants[self.me]
+                    .locations
+                    .get(name)
+                    .map_or(0, |l| l.hit_points)
+            }),
             _ => 0,
         }
     }
 }
 
-impl Env for DecisionView<'_> {
+impl<'a> Env for DecisionView<'a> {
     fn number(&self, slot: Slot) -> i64 {
         self.read_number(&self.reads[slot.0 as usize])
     }
@@ -292,7 +470,53 @@ impl Env for DecisionView<'_> {
             }),
             Read::FightOption(name) => self.fight_options.contains(name),
             Read::Offered(option) => self.offered.contains(option),
+            Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
+            Read::ItemTrait(name) => self.item.is_some_and(|w| w.traits.contains(name)),
             _ => false,
+        }
+    }
+
+    fn symbol(&self, slot: Slot) -> u32 {
+        let place = |list: &[String], name: Option<&String>| {
+            name.and_then(|name| list.iter().position(|n| n == name))
+                .map_or(u32::MAX, |at| at as u32)
+        };
+        let item = self.item;
+        match &self.reads[slot.0 as usize] {
+            Read::ItemSize => place(
+                &self.vocabulary.weapon_sizes,
+                item.and_then(|w| w.size.as_ref()),
+            ),
+            Read::ItemReach => place(
+                &self.vocabulary.weapon_reaches,
+                item.and_then(|w| w.reach.as_ref()),
+            ),
+            _ => u32::MAX,
+        }
+    }
+
+    fn bind(&mut self, collection: Slot, index: usize) -> bool {
+        match self.reads[collection.0 as usize] {
+            Read::EachOpponent => {
+                self.other = self.opponents().nth(index);
+                self.other.is_some()
+            }
+            Read::EachWeapon => {
+                self.item = self.held().nth(index);
+                self.item.is_some()
+            }
+            _ => false,
+        }
+    }
+
+    fn enter(&mut self, _: Slot) {
+        self.saved.push((self.other, self.item));
+    }
+
+    fn leave(&mut self, _: Slot) {
+        if let Some((other, item)) = self.saved.pop() {
+            self.other = other;
+            self.item = item;
         }
     }
 }

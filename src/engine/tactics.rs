@@ -4,18 +4,21 @@
 //! (or lowest) by an expression. A list can only ever answer with an offered option.
 
 use indexmap::IndexMap;
+use serde::Serialize;
 
 use crate::expr::{Condition, Number};
 
 use super::Core;
 use super::chooser::Decision;
-use super::reads::{DecisionView, Read};
+use super::reads::{DecisionView, Read, Vocabulary};
 use crate::ruleset::Equipment;
 
 /// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
 #[derive(Clone, Debug, Default)]
 pub struct Tactics {
     pub decisions: IndexMap<String, PriorityList>,
+    /// The ruleset's names the lists were compiled against.
+    pub vocabulary: Vocabulary,
 }
 
 /// One decision's rules, with the slots their expressions read.
@@ -23,6 +26,23 @@ pub struct Tactics {
 pub struct PriorityList {
     pub reads: Vec<Read>,
     pub rules: Vec<Rule>,
+    /// The rules as written, for `dump` and `diff`.
+    pub written: Vec<WrittenRule>,
+}
+
+/// A rule as tactics.toml writes it: its keys and their texts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WrittenRule {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choose: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lowest: Option<String>,
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub guard: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -37,6 +57,8 @@ pub struct Rule {
 pub enum Pick {
     /// This option, when offered.
     Option(String),
+    /// The first offered option for which the condition holds.
+    First(Condition),
     /// The offered option with the highest value (the first of equals).
     Highest(Number),
     /// The offered option with the lowest value (the first of equals).
@@ -55,32 +77,43 @@ impl Tactics {
         decision: &Decision,
     ) -> Option<String> {
         let list = self.decisions.get(&decision.name)?;
-        let named = |option: &str| core.combatants.iter().position(|c| c.spec.name == option);
-        let mut view = DecisionView {
+        let mut view = DecisionView::new(
             core,
             equipment,
+            &self.vocabulary,
             fight_options,
-            reads: &list.reads,
-            me: decision.who,
-            other: None,
-            offered: &decision.options,
-        };
-        let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>, option: &str| {
-            view.other = named(option);
+            &list.reads,
+            decision.who,
+            &decision.options,
+        );
+        let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>| {
             guard.as_ref().is_none_or(|guard| guard.eval(view))
         };
         for rule in &list.rules {
             match &rule.pick {
                 Pick::Option(option) => {
-                    if decision.options.contains(option) && holds(&mut view, &rule.guard, option) {
+                    let Some(offered) = decision.options.iter().find(|o| *o == option) else {
+                        continue;
+                    };
+                    view.consider(offered);
+                    if holds(&mut view, &rule.guard) {
                         return Some(option.clone());
+                    }
+                }
+                Pick::First(condition) => {
+                    for option in &decision.options {
+                        view.consider(option);
+                        if holds(&mut view, &rule.guard) && condition.eval(&mut view) {
+                            return Some(option.clone());
+                        }
                     }
                 }
                 Pick::Highest(score) | Pick::Lowest(score) => {
                     let lowest = matches!(rule.pick, Pick::Lowest(_));
                     let mut best: Option<(i64, &String)> = None;
                     for option in &decision.options {
-                        if !holds(&mut view, &rule.guard, option) {
+                        view.consider(option);
+                        if !holds(&mut view, &rule.guard) {
                             continue;
                         }
                         let value = score.eval(&mut view);

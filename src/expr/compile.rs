@@ -468,10 +468,47 @@ impl Compiler<'_> {
                     ),
                 }
             }
+            "any" | "all" | "count" => {
+                let collection = match arguments {
+                    [
+                        Node {
+                            kind: NodeKind::Path(words),
+                            ..
+                        },
+                        _,
+                    ] if words.len() == 1 => self.scope.collection(&words[0].value),
+                    _ => None,
+                };
+                let Some(over) = collection else {
+                    let known = self.scope.collections();
+                    let help = if known.is_empty() {
+                        "nothing here can be gone through".to_string()
+                    } else {
+                        format!(
+                            "write {function}(COLLECTION, condition), COLLECTION one of: {}",
+                            known.join(", ")
+                        )
+                    };
+                    return self.function_problem(
+                        node,
+                        function,
+                        "needs a collection and a condition".into(),
+                        help,
+                    );
+                };
+                let body = Box::new(self.condition(&arguments[1])?);
+                Some(match function {
+                    "any" => Typed::Bool(Condition::Any(over, body)),
+                    "all" => Typed::Bool(Condition::All(over, body)),
+                    _ => Typed::Number(Number::Count(over, body)),
+                })
+            }
             _ => {
-                let known: Vec<String> = ["min", "max", "abs", "ceil", "floor", "round", "rank"]
-                    .map(String::from)
-                    .to_vec();
+                let known: Vec<String> = [
+                    "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
+                ]
+                .map(String::from)
+                .to_vec();
                 let help = match suggest(function, &known) {
                     Some(close) => format!("did you mean `{close}`?"),
                     None => format!("the functions are {}", known.join(", ")),

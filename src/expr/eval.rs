@@ -26,6 +26,23 @@ pub trait Env {
     fn roll(&mut self, _dice: &DiceExpr) -> i64 {
         0
     }
+    /// Bind the `index`-th member of a collection (`any(opponents, ...)`) for the body
+    /// to read; false past the last. The binding before `enter` is back after `leave`.
+    fn bind(&mut self, _collection: Slot, _index: usize) -> bool {
+        false
+    }
+    fn enter(&mut self, _collection: Slot) {}
+    fn leave(&mut self, _collection: Slot) {}
+}
+
+/// Visit the members of a collection until `visit` says stop.
+fn each<E: Env + ?Sized>(env: &mut E, over: Slot, mut visit: impl FnMut(&mut E) -> bool) {
+    env.enter(over);
+    let mut index = 0;
+    while env.bind(over, index) && visit(env) {
+        index += 1;
+    }
+    env.leave(over);
 }
 
 /// An expression whose value is a number.
@@ -46,6 +63,8 @@ pub enum Number {
     Abs(Box<Number>),
     /// The place of a symbol in its domain, first = 0.
     Rank(Box<Symbol>),
+    /// How many members of a collection the condition holds for.
+    Count(Slot, Box<Condition>),
     If(Box<Condition>, Box<Number>, Box<Number>),
 }
 
@@ -71,6 +90,10 @@ pub enum Condition {
     /// Two conditions are equal (`true`) or differ (`false`).
     Equal(bool, Box<Condition>, Box<Condition>),
     If(Box<Condition>, Box<Condition>, Box<Condition>),
+    /// The condition holds for some member of a collection.
+    Any(Slot, Box<Condition>),
+    /// The condition holds for every member of a collection (none: true).
+    All(Slot, Box<Condition>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +130,14 @@ impl Number {
             Number::Max(all) => all.iter().map(|a| a.eval(env)).max().unwrap_or(0),
             Number::Abs(a) => a.eval(env).saturating_abs(),
             Number::Rank(symbol) => i64::from(symbol.eval(env)),
+            Number::Count(over, body) => {
+                let mut count = 0;
+                each(env, *over, |env| {
+                    count += i64::from(body.eval(env));
+                    true
+                });
+                count
+            }
             Number::If(condition, then, otherwise) => {
                 if condition.eval(env) {
                     then.eval(env)
@@ -175,6 +206,22 @@ impl Condition {
                     Comparison::Greater => a > b,
                     Comparison::GreaterOrEqual => a >= b,
                 }
+            }
+            Condition::Any(over, body) => {
+                let mut found = false;
+                each(env, *over, |env| {
+                    found = body.eval(env);
+                    !found
+                });
+                found
+            }
+            Condition::All(over, body) => {
+                let mut all = true;
+                each(env, *over, |env| {
+                    all = body.eval(env);
+                    all
+                });
+                all
             }
             Condition::Same(same, a, b) => (a.eval(env) == b.eval(env)) == *same,
             Condition::Equal(same, a, b) => (a.eval(env) == b.eval(env)) == *same,

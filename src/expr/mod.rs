@@ -79,6 +79,14 @@ pub trait Scope {
     fn may_roll(&self) -> bool;
     /// What the place is, for messages: "the formula `armour_penalty`".
     fn place(&self) -> String;
+    /// A collection `any(opponents, ...)`, `all(...)` and `count(...)` may go through.
+    fn collection(&mut self, _name: &str) -> Option<Slot> {
+        None
+    }
+    /// The collections offered here, for messages.
+    fn collections(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The values of a formula's parameters, in the order of [`Parameters::names`].

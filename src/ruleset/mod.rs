@@ -9,6 +9,7 @@ mod resolve;
 mod settings;
 mod tactics;
 
+use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ pub use formula::Formula;
 pub use problem::{RulesetProblem, UnknownName};
 pub use settings::{Settings, StatisticKind};
 
+use crate::engine::tactics::WrittenRule;
 use crate::script::{Script, new_engine};
 use crate::source::SourceFile;
 use crate::tables::{Table, TableKind};
@@ -45,6 +47,8 @@ pub struct Ruleset {
     pub equipment: Equipment,
     /// The default chooser's priority lists (`tactics.toml`), by decision.
     pub tactics: crate::engine::tactics::Tactics,
+    /// `tactics.toml` as read, if the ruleset has one.
+    pub tactics_file: Option<SourceFile>,
     /// `ruleset.toml` as read, for showing a setting again.
     pub settings_file: SourceFile,
     /// `equipment.toml` as read, if the ruleset has one.
@@ -151,6 +155,8 @@ impl Ruleset {
             tables: Vec<&'r Table>,
             scripts: Vec<ScriptDump<'r>>,
             equipment: &'r Equipment,
+            /// The priority lists as written, by decision.
+            tactics: IndexMap<&'r str, &'r [WrittenRule]>,
         }
         #[derive(Serialize)]
         struct ScriptDump<'r> {
@@ -173,6 +179,12 @@ impl Ruleset {
                 })
                 .collect(),
             equipment: &self.equipment,
+            tactics: self
+                .tactics
+                .decisions
+                .iter()
+                .map(|(decision, list)| (decision.as_str(), list.written.as_slice()))
+                .collect(),
         }
     }
 }
@@ -281,6 +293,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 formulas: resolved.formulas,
                 equipment: resolved.equipment,
                 tactics: resolved.tactics,
+                tactics_file,
                 settings_file,
                 equipment_file,
                 engine: Arc::new(engine),

@@ -402,6 +402,14 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
         combatant_options: settings.combatant_options.keys().cloned().collect(),
         fight_options: settings.fight_options.keys().cloned().collect(),
         weapon_traits: names(&settings.weapon_traits),
+        weapon_sizes: names(&settings.weapon_sizes),
+        weapon_reaches: names(&settings.weapon_reaches),
+        text_statistics: settings
+            .statistics
+            .iter()
+            .filter(|(_, kind)| **kind == StatisticKind::Text)
+            .map(|(name, _)| name.clone())
+            .collect(),
     }
 }
 

@@ -18,7 +18,7 @@ use toml::Spanned as TomlSpanned;
 use super::Problems;
 use super::problem::RulesetProblem;
 use crate::engine::reads::{DecisionScope, Vocabulary};
-use crate::engine::tactics::{Pick, PriorityList, Rule, Tactics};
+use crate::engine::tactics::{Pick, PriorityList, Rule, Tactics, WrittenRule};
 use crate::expr::{compile_bool, compile_number};
 use crate::source::{SourceFile, Span};
 
@@ -29,6 +29,7 @@ pub(super) struct RuleEntry {
     choose: Option<TomlSpanned<String>>,
     highest: Option<TomlSpanned<String>>,
     lowest: Option<TomlSpanned<String>>,
+    first: Option<TomlSpanned<String>>,
     #[serde(rename = "if")]
     guard: Option<TomlSpanned<String>>,
 }
@@ -51,16 +52,30 @@ pub(super) fn compile_tactics(
     file: &SourceFile,
     problems: &mut Problems,
 ) -> Tactics {
-    let mut tactics = Tactics::default();
+    let mut tactics = Tactics {
+        vocabulary: vocabulary.clone(),
+        ..Tactics::default()
+    };
     for (decision, entries) in decoded {
         let mut scope = DecisionScope::new(vocabulary, format!("the tactics for `{decision}`"));
         let mut rules = Vec::new();
+        let mut written = Vec::new();
         for entry in entries {
             let rule = entry.get_ref();
-            let picks: Vec<&TomlSpanned<String>> = [&rule.choose, &rule.highest, &rule.lowest]
-                .into_iter()
-                .flatten()
-                .collect();
+            let text =
+                |value: &Option<TomlSpanned<String>>| value.as_ref().map(|v| v.get_ref().clone());
+            written.push(WrittenRule {
+                choose: text(&rule.choose),
+                first: text(&rule.first),
+                highest: text(&rule.highest),
+                lowest: text(&rule.lowest),
+                guard: text(&rule.guard),
+            });
+            let picks: Vec<&TomlSpanned<String>> =
+                [&rule.choose, &rule.highest, &rule.lowest, &rule.first]
+                    .into_iter()
+                    .flatten()
+                    .collect();
             if picks.len() != 1 {
                 let range = entry.span();
                 problems.push(
@@ -83,10 +98,19 @@ pub(super) fn compile_tactics(
                     })
                     .ok()
             };
-            let pick = match (&rule.choose, &rule.highest, &rule.lowest) {
-                (Some(option), _, _) => Some(Pick::Option(option.get_ref().clone())),
-                (_, Some(score), _) => number(score, &mut scope).map(Pick::Highest),
-                (_, _, Some(score)) => number(score, &mut scope).map(Pick::Lowest),
+            let pick = match (&rule.choose, &rule.highest, &rule.lowest, &rule.first) {
+                (Some(option), ..) => Some(Pick::Option(option.get_ref().clone())),
+                (_, Some(score), ..) => number(score, &mut scope).map(Pick::Highest),
+                (_, _, Some(score), _) => number(score, &mut scope).map(Pick::Lowest),
+                (.., Some(condition)) => compile_bool(
+                    file,
+                    condition.get_ref(),
+                    content(condition).start,
+                    &mut scope,
+                )
+                .map_err(|found| problems.extend(found.into_iter().map(Into::into)))
+                .ok()
+                .map(Pick::First),
                 _ => None,
             };
             let guard = rule.guard.as_ref().and_then(|text| {
@@ -105,6 +129,7 @@ pub(super) fn compile_tactics(
             PriorityList {
                 reads: scope.reads,
                 rules,
+                written,
             },
         );
     }

@@ -77,6 +77,8 @@ fn end_of(value: &Spanned<DeValue<'_>>) -> usize {
             .iter()
             .map(|(key, value)| key.span().end.max(end_of(value)))
             .fold(own, usize::max),
+        // An array of tables (`[[action]]` ... `[[action]]`) ends with its last table.
+        DeValue::Array(items) => items.iter().map(end_of).fold(own, usize::max),
         _ => own,
     }
 }
@@ -156,6 +158,40 @@ pub(super) fn compare_equipment(before: &Ruleset, after: &Ruleset, found: &mut F
                 }
             }
         }
+    }
+}
+
+/// `tactics.toml` list by list: a list is one rule of play, read from the top, so a
+/// change anywhere in it shows the whole list before and after.
+pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Found) {
+    let old = Located::new(before, before.tactics_file.as_ref(), "tactics.toml");
+    let new = Located::new(after, after.tactics_file.as_ref(), "tactics.toml");
+    let lists = |ruleset: &Ruleset| -> Map<String, Value> {
+        ruleset
+            .tactics
+            .decisions
+            .iter()
+            .map(|(decision, list)| {
+                let rules = serde_json::to_value(&list.written).unwrap_or(Value::Null);
+                (decision.clone(), rules)
+            })
+            .collect()
+    };
+    let (was_lists, now_lists) = (lists(before), lists(after));
+    for decision in keys(&was_lists, &now_lists) {
+        let item = Item::TacticsList {
+            decision: decision.clone(),
+        };
+        let title = format!("tactics for {decision}");
+        let (was, now) = (was_lists.get(&decision), now_lists.get(&decision));
+        push_change(
+            found,
+            item,
+            title,
+            (&old, was),
+            (&new, now),
+            &[decision.as_str()],
+        );
     }
 }
 
