@@ -322,3 +322,82 @@ fn a_house_ruled_tactics_list_decides_among_the_offered_options() {
     }
     assert!(targets > 10, "only {targets} target choices");
 }
+
+/// A scenario gives one side a tactics style (`tactics/<style>.toml`): that side decides
+/// by the style's lists, the other by the ruleset's own.
+#[test]
+fn a_side_decides_by_the_tactics_style_its_scenario_gives_it() {
+    let dir = scratch("tactics-style");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    fs::create_dir_all(dir.join("d20_skirmish/tactics")).unwrap();
+    fs::write(
+        dir.join("d20_skirmish/tactics/brute.toml"),
+        "# Go for the strongest.\n[[target]]\nhighest = \"other.hit_points\"\n",
+    )
+    .unwrap();
+    let scenario = dir.join("d20_skirmish/scenarios/skirmish.toml");
+    let written = fs::read_to_string(&scenario).unwrap();
+    let styled = written.replacen(
+        "title = \"Two against two\"",
+        "title = \"Two against two\"\ntactics = { raiders = \"brute\" }",
+        1,
+    );
+    assert_ne!(written, styled);
+    fs::write(&scenario, styled).unwrap();
+
+    let output = affray(
+        &dir,
+        &[
+            "fight",
+            "d20_skirmish/scenarios/skirmish.toml",
+            "--seed",
+            "4",
+            "--json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut hit_points: std::collections::HashMap<String, i64> = [
+        ("Kara", 14),
+        ("Dunmore", 20),
+        ("Raider 1", 12),
+        ("Raider 2", 12),
+    ]
+    .map(|(name, hp)| (name.to_string(), hp))
+    .into();
+    let mut by_side = [0, 0];
+    for line in text(&output.stdout).lines() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        if event["event"] == "damage" {
+            let who = event["who"].as_str().unwrap().to_string();
+            hit_points.insert(who, event["hit_points"].as_i64().unwrap());
+        }
+        if event["event"] != "choice" || event["decision"] != "target" {
+            continue;
+        }
+        let options: Vec<&str> = event["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap())
+            .collect();
+        let raider = event["who"].as_str().unwrap().starts_with("Raider");
+        let values: Vec<i64> = options.iter().map(|o| hit_points[*o]).collect();
+        // Raiders take the first of the most hit points; wardens the first of the fewest.
+        let best = if raider {
+            values.iter().max()
+        } else {
+            values.iter().min()
+        }
+        .unwrap();
+        let expected = options[values.iter().position(|v| v == best).unwrap()];
+        assert_eq!(event["chosen"], expected, "{line}");
+        by_side[usize::from(raider)] += 1;
+    }
+    assert!(
+        by_side[0] > 2 && by_side[1] > 2,
+        "target choices by side: {by_side:?}"
+    );
+}

@@ -58,8 +58,12 @@ pub enum Item {
     },
     /// A key of `ruleset.toml`, or `<map>.<key>` for a key within a map such as `hooks`.
     Setting { key: String },
-    /// A decision's priority list in `tactics.toml`.
-    TacticsList { decision: String },
+    /// A decision's priority list in `tactics.toml`, or in `tactics/<style>.toml`.
+    TacticsList {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        style: Option<String>,
+        decision: String,
+    },
 }
 
 impl Item {

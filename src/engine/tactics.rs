@@ -16,7 +16,11 @@ use crate::ruleset::Equipment;
 /// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
 #[derive(Clone, Debug, Default)]
 pub struct Tactics {
+    /// `tactics.toml`: everyone's lists.
     pub decisions: IndexMap<String, PriorityList>,
+    /// `tactics/<style>.toml`: lists a scenario may give a side or a combatant; a
+    /// decision a style does not list is answered by the lists everyone has.
+    pub styles: IndexMap<String, IndexMap<String, PriorityList>>,
     /// The ruleset's names the lists were compiled against.
     pub vocabulary: Vocabulary,
 }
@@ -76,7 +80,11 @@ impl Tactics {
         fight_options: &[String],
         decision: &Decision,
     ) -> Option<String> {
-        let list = self.decisions.get(&decision.name)?;
+        let style = core.combatants[decision.who].spec.tactics.as_ref();
+        let list = style
+            .and_then(|style| self.styles.get(style))
+            .and_then(|lists| lists.get(&decision.name))
+            .or_else(|| self.decisions.get(&decision.name))?;
         let mut view = DecisionView::new(
             core,
             equipment,
@@ -92,7 +100,11 @@ impl Tactics {
         for rule in &list.rules {
             match &rule.pick {
                 Pick::Option(option) => {
-                    let Some(offered) = decision.options.iter().find(|o| *o == option) else {
+                    let Some(offered) = decision
+                        .options
+                        .iter()
+                        .find(|o| o.as_str() == option.as_str())
+                    else {
                         continue;
                     };
                     view.consider(offered);

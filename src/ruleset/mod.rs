@@ -49,6 +49,8 @@ pub struct Ruleset {
     pub tactics: crate::engine::tactics::Tactics,
     /// `tactics.toml` as read, if the ruleset has one.
     pub tactics_file: Option<SourceFile>,
+    /// `tactics/<style>.toml` as read, by style.
+    pub style_files: Vec<(String, SourceFile)>,
     /// `ruleset.toml` as read, for showing a setting again.
     pub settings_file: SourceFile,
     /// `equipment.toml` as read, if the ruleset has one.
@@ -132,6 +134,11 @@ impl Ruleset {
             1 => ", 1 tactics list".to_string(),
             n => format!(", {n} tactics lists"),
         };
+        let lists = match self.tactics.styles.len() {
+            0 => lists,
+            1 => format!("{lists}, 1 tactics style"),
+            n => format!("{lists}, {n} tactics styles"),
+        };
         format!(
             "{}: {} is valid: {} tables ({}), {} scripts ({} functions), {} formulas{lists}, {} weapons, {} shields, {} armours",
             self.dir,
@@ -149,6 +156,14 @@ impl Ruleset {
 
     /// The resolved model, for `affray dump`.
     pub fn dump(&self) -> impl Serialize + '_ {
+        fn written(
+            lists: &IndexMap<String, crate::engine::tactics::PriorityList>,
+        ) -> IndexMap<&str, &[WrittenRule]> {
+            lists
+                .iter()
+                .map(|(decision, list)| (decision.as_str(), list.written.as_slice()))
+                .collect()
+        }
         #[derive(Serialize)]
         struct Dump<'r> {
             settings: &'r Settings,
@@ -157,6 +172,9 @@ impl Ruleset {
             equipment: &'r Equipment,
             /// The priority lists as written, by decision.
             tactics: IndexMap<&'r str, &'r [WrittenRule]>,
+            /// The styles' lists as written, by style and decision.
+            #[serde(skip_serializing_if = "IndexMap::is_empty")]
+            tactics_styles: IndexMap<&'r str, IndexMap<&'r str, &'r [WrittenRule]>>,
         }
         #[derive(Serialize)]
         struct ScriptDump<'r> {
@@ -179,11 +197,12 @@ impl Ruleset {
                 })
                 .collect(),
             equipment: &self.equipment,
-            tactics: self
+            tactics: written(&self.tactics.decisions),
+            tactics_styles: self
                 .tactics
-                .decisions
+                .styles
                 .iter()
-                .map(|(decision, list)| (decision.as_str(), list.written.as_slice()))
+                .map(|(style, lists)| (style.as_str(), written(lists)))
                 .collect(),
         }
     }
@@ -265,6 +284,14 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
     } else {
         None
     };
+    let style_files: Vec<(String, SourceFile)> =
+        files_in(&dir.join("tactics"), "toml", &mut problems)
+            .iter()
+            .filter_map(|path| {
+                let style = path.file_stem()?.to_string_lossy().into_owned();
+                read(path, &mut problems).map(|file| (style, file))
+            })
+            .collect();
 
     let engine = new_engine();
     let inputs = resolve::Inputs {
@@ -273,6 +300,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
         scripts: &script_files,
         equipment: equipment_file.as_ref(),
         tactics: tactics_file.as_ref(),
+        styles: &style_files,
     };
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
     match (resolved, settings_file) {
@@ -294,6 +322,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 equipment: resolved.equipment,
                 tactics: resolved.tactics,
                 tactics_file,
+                style_files,
                 settings_file,
                 equipment_file,
                 engine: Arc::new(engine),

@@ -11,7 +11,7 @@ use super::Problems;
 use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings, StatisticKind};
-use super::tactics::{TacticsFile, compile_tactics};
+use super::tactics::{TacticsFile, compile_lists};
 use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
 use crate::parse::{parse_dice, parse_tables};
@@ -25,6 +25,8 @@ pub(super) struct Inputs<'a> {
     pub scripts: &'a [(String, SourceFile)],
     pub equipment: Option<&'a SourceFile>,
     pub tactics: Option<&'a SourceFile>,
+    /// `tactics/<style>.toml`, by style.
+    pub styles: &'a [(String, SourceFile)],
 }
 
 pub(super) struct Resolved {
@@ -89,13 +91,21 @@ pub(super) fn resolve(
             .unwrap_or_default(),
         None => Equipment::default(),
     };
-    let tactics = inputs
-        .tactics
-        .and_then(|file| {
-            decode::<TacticsFile>(file, problems)
-                .map(|decoded| compile_tactics(&decoded, &vocabulary(&settings), file, problems))
-        })
-        .unwrap_or_default();
+    let vocabulary = vocabulary(&settings);
+    let mut lists = |file: &SourceFile| {
+        decode::<TacticsFile>(file, problems)
+            .map(|decoded| compile_lists(&decoded, &vocabulary, file, problems))
+            .unwrap_or_default()
+    };
+    let tactics = Tactics {
+        decisions: inputs.tactics.map(&mut lists).unwrap_or_default(),
+        styles: inputs
+            .styles
+            .iter()
+            .map(|(style, file)| (style.clone(), lists(file)))
+            .collect(),
+        vocabulary: vocabulary.clone(),
+    };
 
     let names = Names {
         settings: &settings,

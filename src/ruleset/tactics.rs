@@ -1,4 +1,6 @@
-//! `tactics.toml`: the default chooser's priority lists, decoded and compiled.
+//! `tactics.toml` (everyone's lists) and `tactics/<style>.toml` (lists a scenario may
+//! give a side or a combatant): the default chooser's priority lists, decoded and
+//! compiled. Both have the same form:
 //!
 //! ```toml
 //! [[target]]                       # the decision, as the ruleset asks it
@@ -18,7 +20,7 @@ use toml::Spanned as TomlSpanned;
 use super::Problems;
 use super::problem::RulesetProblem;
 use crate::engine::reads::{DecisionScope, Vocabulary};
-use crate::engine::tactics::{Pick, PriorityList, Rule, Tactics, WrittenRule};
+use crate::engine::tactics::{Pick, PriorityList, Rule, WrittenRule};
 use crate::expr::{compile_bool, compile_number};
 use crate::source::{SourceFile, Span};
 
@@ -45,17 +47,14 @@ fn content(spanned: &TomlSpanned<String>) -> Span {
     )
 }
 
-/// Compile every list; every problem of every rule is reported.
-pub(super) fn compile_tactics(
+/// Compile every list of one file; every problem of every rule is reported.
+pub(super) fn compile_lists(
     decoded: &TacticsFile,
     vocabulary: &Vocabulary,
     file: &SourceFile,
     problems: &mut Problems,
-) -> Tactics {
-    let mut tactics = Tactics {
-        vocabulary: vocabulary.clone(),
-        ..Tactics::default()
-    };
+) -> IndexMap<String, PriorityList> {
+    let mut lists = IndexMap::new();
     for (decision, entries) in decoded {
         let mut scope = DecisionScope::new(vocabulary, format!("the tactics for `{decision}`"));
         let mut rules = Vec::new();
@@ -124,7 +123,7 @@ pub(super) fn compile_tactics(
                 rules.push(Rule { pick, guard });
             }
         }
-        tactics.decisions.insert(
+        lists.insert(
             decision.clone(),
             PriorityList {
                 reads: scope.reads,
@@ -133,5 +132,5 @@ pub(super) fn compile_tactics(
             },
         );
     }
-    tactics
+    lists
 }

@@ -26,6 +26,9 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub options: Vec<Spanned<String>>,
     pub combatants: Vec<CombatantEntry>,
+    /// Tactics styles by side (`tactics/<style>.toml` of the ruleset): `{ red = "cautious" }`.
+    #[serde(default)]
+    pub tactics: IndexMap<Spanned<String>, Spanned<String>>,
     /// Choices made in advance, used in order instead of the tactics script.
     #[serde(default)]
     pub choices: Vec<ChoiceEntry>,
@@ -67,6 +70,9 @@ pub struct CombatantEntry {
     /// the scenario's `distance` keeps the rest apart.
     #[serde(default)]
     pub engaged: Vec<Spanned<String>>,
+    /// The tactics style this combatant decides by, over its side's.
+    #[serde(default)]
+    pub tactics: Option<Spanned<String>>,
 }
 
 // Skills, statistics and armour take a number or a text; serde's untagged enums cannot

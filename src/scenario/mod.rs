@@ -51,6 +51,10 @@ pub struct CombatantSpec {
     pub modifiers: Vec<String>,
     /// Combatants it starts in close combat with.
     pub engaged: Vec<String>,
+    /// The ruleset's tactics style (`tactics/<style>.toml`) it decides by, if not the
+    /// ruleset's own lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tactics: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

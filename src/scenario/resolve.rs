@@ -73,6 +73,7 @@ struct Known {
     modifiers: Vec<String>,
     fight_options: Vec<String>,
     combatant_options: Vec<String>,
+    styles: Vec<String>,
 }
 
 pub(super) fn resolve(
@@ -104,6 +105,7 @@ pub(super) fn resolve(
         modifiers: ruleset.modifier_names(),
         fight_options: settings.fight_options.keys().cloned().collect(),
         combatant_options: settings.combatant_options.keys().cloned().collect(),
+        styles: ruleset.tactics.styles.keys().cloned().collect(),
     };
     let mut check = Check {
         file,
@@ -125,10 +127,36 @@ pub(super) fn resolve(
         "affray::scenario::unknown_option",
         "declared as fight_options in ruleset.toml",
     );
+    // Tactics styles by side: a combatant's own style comes first.
+    let mut side_styles: HashMap<&str, String> = HashMap::new();
+    for (side, style) in &decoded.tactics {
+        let span = key_span(file, side);
+        let side = side.get_ref();
+        if !decoded.combatants.iter().any(|c| c.side == *side) {
+            check.problems.push(
+                UnknownName::new(
+                    "affray::scenario::unknown_side",
+                    "side",
+                    file,
+                    side,
+                    span,
+                    "of this scenario's combatants",
+                    decoded.combatants.iter().map(|c| c.side.clone()).collect(),
+                )
+                .into(),
+            );
+        }
+        if let Some(style) = check.style(Some(style)) {
+            side_styles.insert(side.as_str(), style);
+        }
+    }
     let mut combatants = Vec::new();
     let mut first_of: HashMap<String, Span> = HashMap::new();
     for entry in &decoded.combatants {
-        for spec in check.combatant(entry) {
+        for mut spec in check.combatant(entry) {
+            if spec.tactics.is_none() {
+                spec.tactics = side_styles.get(spec.side.as_str()).cloned();
+            }
             let span = key_span(file, &entry.name);
             match first_of.get(&spec.name) {
                 Some(first) => check.problems.push(
@@ -249,6 +277,22 @@ impl Check<'_> {
             .into(),
         );
         false
+    }
+
+    /// A tactics style the ruleset has, or `None` (reported) for an unknown one.
+    fn style(&mut self, style: Option<&Spanned<String>>) -> Option<String> {
+        let style = style?;
+        let span = Span::from(style.span());
+        let known = &self.known.styles;
+        self.known_name(
+            style,
+            span,
+            known,
+            "tactics style",
+            "affray::scenario::unknown_tactics",
+            "of the ruleset's tactics/ folder",
+        )
+        .then(|| style.get_ref().clone())
     }
 
     /// One entry, expanded to `count` combatants.
@@ -426,6 +470,7 @@ impl Check<'_> {
             options,
             modifiers,
             engaged: entry.engaged.iter().map(|e| e.get_ref().clone()).collect(),
+            tactics: self.style(entry.tactics.as_ref()),
         };
         if entry.count.is_none() {
             return vec![base];

@@ -161,37 +161,74 @@ pub(super) fn compare_equipment(before: &Ruleset, after: &Ruleset, found: &mut F
     }
 }
 
-/// `tactics.toml` list by list: a list is one rule of play, read from the top, so a
-/// change anywhere in it shows the whole list before and after.
+/// `tactics.toml` and each `tactics/<style>.toml` list by list: a list is one rule of
+/// play, read from the top, so a change anywhere in it shows the whole list before and
+/// after.
 pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Found) {
-    let old = Located::new(before, before.tactics_file.as_ref(), "tactics.toml");
-    let new = Located::new(after, after.tactics_file.as_ref(), "tactics.toml");
-    let lists = |ruleset: &Ruleset| -> Map<String, Value> {
+    let style_file = |ruleset: &'_ Ruleset, style: &str| {
         ruleset
-            .tactics
-            .decisions
+            .style_files
             .iter()
-            .map(|(decision, list)| {
-                let rules = serde_json::to_value(&list.written).unwrap_or(Value::Null);
-                (decision.clone(), rules)
-            })
-            .collect()
+            .find(|(name, _)| name == style)
+            .map(|(_, file)| file.clone())
     };
-    let (was_lists, now_lists) = (lists(before), lists(after));
-    for decision in keys(&was_lists, &now_lists) {
-        let item = Item::TacticsList {
-            decision: decision.clone(),
+    let mut styles: Vec<Option<String>> = vec![None];
+    for ruleset in [after, before] {
+        for style in ruleset.tactics.styles.keys() {
+            if !styles.contains(&Some(style.clone())) {
+                styles.push(Some(style.clone()));
+            }
+        }
+    }
+    for style in styles {
+        let (old_file, new_file, default_name) = match &style {
+            None => (
+                before.tactics_file.clone(),
+                after.tactics_file.clone(),
+                "tactics.toml".to_string(),
+            ),
+            Some(style) => (
+                style_file(before, style),
+                style_file(after, style),
+                format!("tactics/{style}.toml"),
+            ),
         };
-        let title = format!("tactics for {decision}");
-        let (was, now) = (was_lists.get(&decision), now_lists.get(&decision));
-        push_change(
-            found,
-            item,
-            title,
-            (&old, was),
-            (&new, now),
-            &[decision.as_str()],
-        );
+        let old = Located::new(before, old_file.as_ref(), &default_name);
+        let new = Located::new(after, new_file.as_ref(), &default_name);
+        let lists = |ruleset: &Ruleset| -> Map<String, Value> {
+            let lists = match &style {
+                None => Some(&ruleset.tactics.decisions),
+                Some(style) => ruleset.tactics.styles.get(style),
+            };
+            lists
+                .into_iter()
+                .flatten()
+                .map(|(decision, list)| {
+                    let rules = serde_json::to_value(&list.written).unwrap_or(Value::Null);
+                    (decision.clone(), rules)
+                })
+                .collect()
+        };
+        let (was_lists, now_lists) = (lists(before), lists(after));
+        for decision in keys(&was_lists, &now_lists) {
+            let title = match &style {
+                None => format!("tactics for {decision}"),
+                Some(style) => format!("tactics style {style} for {decision}"),
+            };
+            let item = Item::TacticsList {
+                style: style.clone(),
+                decision: decision.clone(),
+            };
+            let (was, now) = (was_lists.get(&decision), now_lists.get(&decision));
+            push_change(
+                found,
+                item,
+                title,
+                (&old, was),
+                (&new, now),
+                &[decision.as_str()],
+            );
+        }
     }
 }
 
