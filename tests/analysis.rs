@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::fs;
+
 use common::{affray, copy_dir, edit, root, scratch, text};
 use serde_json::Value;
 
@@ -249,4 +251,69 @@ fn odds_agree_with_sampled_exchanges() {
         compared += 1;
     }
     assert!(compared > 40, "only {compared} figures compared");
+}
+
+#[test]
+fn simulate_against_a_record_passes_the_same_rules_and_stops_a_changed_weapon() {
+    let dir = scratch("against");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20"),
+    );
+    let scenario = "d20/scenarios/skirmish.toml";
+    let record = affray(
+        &dir,
+        &[
+            "simulate", scenario, "--fights", "2000", "--seed", "1", "--json",
+        ],
+    );
+    assert!(record.status.success(), "{}", text(&record.stderr));
+    fs::write(dir.join("record.json"), &record.stdout).unwrap();
+
+    let same = affray(
+        &dir,
+        &[
+            "simulate",
+            scenario,
+            "--fights",
+            "2000",
+            "--seed",
+            "2",
+            "--against",
+            "record.json",
+        ],
+    );
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
+    assert!(
+        text(&same.stdout)
+            .contains("record.json (2000 fights, seed 1): no figure differs beyond chance"),
+        "{}",
+        text(&same.stdout)
+    );
+
+    // A house rule: the short blade does three times the dice.
+    let equipment = dir.join("d20/equipment.toml");
+    let written = fs::read_to_string(&equipment).unwrap();
+    fs::write(
+        &equipment,
+        written.replacen("damage = \"1d6\"", "damage = \"3d6\"", 1),
+    )
+    .unwrap();
+    let changed = affray(
+        &dir,
+        &[
+            "simulate",
+            scenario,
+            "--fights",
+            "2000",
+            "--seed",
+            "2",
+            "--against",
+            "record.json",
+        ],
+    );
+    assert_eq!(changed.status.code(), Some(1), "{}", text(&changed.stdout));
+    let stderr = text(&changed.stderr);
+    assert!(stderr.contains("affray::snapshot::moved"), "{stderr}");
+    assert!(stderr.contains("rounds: mean:"), "{stderr}");
 }

@@ -160,7 +160,7 @@ enum Command {
     /// Each fight has its own seed derived from --seed and its number, so the report is
     /// the same for any number of threads, and any fight can be replayed with its log.
     #[command(
-        after_help = "Examples:\n  affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000 --seed 1\n  affray simulate duel.toml --until-error 0.01 --plot duel.svg\n  affray simulate duel.toml --fights 5000 --json > report.json"
+        after_help = "Examples:\n  affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000 --seed 1\n  affray simulate duel.toml --until-error 0.01 --plot duel.svg\n  affray simulate duel.toml --fights 5000 --json > report.json\n  affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000 --seed 2 \\\n      --against snapshots/statistics/legend/sword_and_shield_duel.json"
     )]
     Simulate {
         /// The scenario file.
@@ -189,6 +189,11 @@ enum Command {
         /// With --exchange: the attacker's action instead of the tactics' choice.
         #[arg(long, value_name = "ACTION", requires = "exchange")]
         action: Option<String>,
+        /// Hold the run to a report recorded earlier with --json (a statistical
+        /// snapshot): list every figure that differs from it beyond chance, decided over
+        /// all figures at once; exit 1 if any does. Use another --seed than the record's.
+        #[arg(long, value_name = "RECORD.json", conflicts_with = "exchange")]
+        against: Option<PathBuf>,
     },
     /// Fight a scenario under two or more ruleset directories (the original and a
     /// house-ruled copy) and show every figure of the report side by side: A, B, the
@@ -358,6 +363,7 @@ pub fn run() -> ExitCode {
             attacker,
             defender,
             action,
+            against,
         } => simulate::run(simulate::SimulateArgs {
             scenario: &scenario,
             ruleset: ruleset.as_deref(),
@@ -370,6 +376,7 @@ pub fn run() -> ExitCode {
                 defender: defender.as_deref(),
                 action,
             }),
+            against: against.as_deref(),
         }),
         Command::Diff {
             before,

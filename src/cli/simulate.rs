@@ -6,6 +6,7 @@ use std::sync::Arc;
 use affray::analysis::exchange::Exchange;
 use affray::analysis::run::{self, Accumulate, Plan};
 use affray::analysis::simulate::{Report, RunInfo, Tally};
+use affray::analysis::snapshot::{Drift, drift};
 use affray::dice::DiceSource;
 use affray::ruleset::Problems;
 use affray::scenario;
@@ -22,6 +23,8 @@ pub struct SimulateArgs<'a> {
     pub plot: Option<&'a Path>,
     /// Single exchanges between these two (attacker, defender, action) instead of fights.
     pub exchange: Option<ExchangeArgs<'a>>,
+    /// A report recorded earlier (`--json`) to hold this one to.
+    pub against: Option<&'a Path>,
 }
 
 pub struct ExchangeArgs<'a> {
@@ -31,6 +34,8 @@ pub struct ExchangeArgs<'a> {
 }
 
 pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
+    // Read the record first: a wrong path should not cost a whole run.
+    let recorded = args.against.map(read_record).transpose()?;
     let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
     let ruleset = Arc::new(ruleset);
     let exchange = match &args.exchange {
@@ -87,16 +92,81 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
                 tally.fights()
             );
         }
-        if report.info.exchange.is_some() {
-            return Ok(());
+        if report.info.exchange.is_none() {
+            println!(
+                "\none fight of this run with its log: affray fight {} --seed {}",
+                args.scenario.display(),
+                run::fight_seed(args.run.seed, 0)
+            );
         }
-        println!(
-            "\none fight of this run with its log: affray fight {} --seed {}",
-            args.scenario.display(),
-            run::fight_seed(args.run.seed, 0)
-        );
     }
-    Ok(())
+    match (recorded, args.against) {
+        (Some(recorded), Some(path)) => held_to(&recorded, &report, path, args.json),
+        _ => Ok(()),
+    }
+}
+
+fn read_record(path: &Path) -> Result<Report, Problems> {
+    let problem = |reason: String| {
+        vec![miette::miette!(
+            code = "affray::snapshot::unreadable",
+            help =
+                "the record is the output of `affray simulate <scenario> --json`, saved to a file",
+            "cannot read the record {}: {reason}",
+            path.display()
+        )]
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| problem(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| problem(e.to_string()))
+}
+
+/// The figures of `report` that differ from the record beyond chance; an error (exit 1)
+/// when any does. Printed to stderr with --json, so that stdout stays the report.
+fn held_to(recorded: &Report, report: &Report, path: &Path, json: bool) -> Result<(), Problems> {
+    let drifts = drift(recorded, report);
+    let moved: Vec<&Drift> = drifts.iter().filter(|d| d.moved).collect();
+    let mut text = format!(
+        "\nagainst the record {} ({} fights, seed {}): ",
+        path.display(),
+        recorded.fights,
+        recorded.info.seed
+    );
+    if moved.is_empty() {
+        text.push_str(&format!(
+            "no figure differs beyond chance ({} figures compared at once)\n",
+            drifts.len()
+        ));
+        if json {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+        return Ok(());
+    }
+    let lines: Vec<String> = moved
+        .iter()
+        .map(|d| {
+            format!(
+                "  {}: {:.4} recorded, {:.4} now (p = {:.1e})",
+                d.figure, d.recorded, d.now, d.p_value
+            )
+        })
+        .collect();
+    let help = format!(
+        "a change of behaviour: if it is meant, record the report again and say why; {} \
+         figures were compared at once (Benjamini–Hochberg, 5% false discoveries)",
+        drifts.len()
+    );
+    Err(vec![miette::miette!(
+        code = "affray::snapshot::moved",
+        help = help,
+        "{} figure{} of {} differ from the record {}:\n{}",
+        moved.len(),
+        if moved.len() == 1 { "" } else { "s" },
+        report.info.scenario,
+        path.display(),
+        lines.join("\n")
+    )])
 }
 
 /// The scenario's sides, in the order they first appear.
