@@ -606,19 +606,41 @@ mod tests {
         fn place(&self) -> String {
             "the test".into()
         }
+        fn collection(&mut self, name: &str) -> Option<Slot> {
+            (name == "foes").then_some(FOES)
+        }
     }
 
-    /// Values for the slots above; every die rolls its maximum.
+    const FOES: Slot = Slot(9);
+
+    /// Values for the slots above; every die rolls its maximum. `defender.siz` is, inside
+    /// `any(foes, ...)`, each foe's in turn.
     struct Values {
         siz: [i64; 2],
         prone: bool,
         level: u32,
         rolled: Vec<i64>,
+        foes: Vec<i64>,
+        bound: Option<usize>,
+        saved: Vec<Option<usize>>,
     }
 
     impl Env for Values {
         fn number(&self, slot: Slot) -> i64 {
-            self.siz[slot.0 as usize]
+            match (slot, self.bound) {
+                (SIZ_D, Some(foe)) => self.foes[foe],
+                _ => self.siz[slot.0 as usize],
+            }
+        }
+        fn bind(&mut self, _: Slot, index: usize) -> bool {
+            self.bound = (index < self.foes.len()).then_some(index);
+            self.bound.is_some()
+        }
+        fn enter(&mut self, _: Slot) {
+            self.saved.push(self.bound);
+        }
+        fn leave(&mut self, _: Slot) {
+            self.bound = self.saved.pop().flatten();
         }
         fn flag(&self, _: Slot) -> bool {
             self.prone
@@ -654,6 +676,9 @@ mod tests {
             prone: true,
             level: 1,
             rolled: Vec::new(),
+            foes: vec![6, 15, 9],
+            bound: None,
+            saved: Vec::new(),
         }
     }
 
@@ -690,6 +715,34 @@ mod tests {
                 .unwrap_or_else(|p| panic!("{text}: {p:?}"));
             assert_eq!(guard.eval(&mut values()), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn collections_are_gone_through_member_by_member() {
+        for (text, expected) in [
+            ("any(foes, defender.siz > attacker.siz)", true),
+            ("all(foes, defender.siz > 5)", true),
+            ("all(foes, defender.siz > 6)", false),
+            // Inside and after a nested collection, the outer binding is back.
+            (
+                "any(foes, any(foes, defender.siz == 15) and defender.siz == 6)",
+                true,
+            ),
+            ("any(foes, defender.siz == 15) and defender.siz == 9", true),
+        ] {
+            let guard = compile_bool(&file(text), text, 0, &mut stage(false))
+                .unwrap_or_else(|p| panic!("{text}: {p:?}"));
+            assert_eq!(guard.eval(&mut values()), expected, "{text}");
+        }
+        let text = "count(foes, defender.siz >= 9)";
+        let count = compile_number(&file(text), text, 0, &mut stage(false)).unwrap();
+        assert_eq!(count.eval(&mut values()), 2);
+        let text = "any(enemies, defender.prone)";
+        let found = problems_of(compile_bool(&file(text), text, 0, &mut stage(false)));
+        assert_eq!(
+            found,
+            ["affray::expr::function: `any` needs a collection and a condition"]
+        );
     }
 
     #[test]
