@@ -243,6 +243,79 @@ fn every_shipped_scenario_fights_to_an_outcome() {
     }
 }
 
+/// A target choice of a fixture fight, with every combatant's hit points when it was made.
+struct TargetChoice {
+    who: String,
+    options: Vec<String>,
+    chosen: String,
+    by: String,
+    hit_points: std::collections::HashMap<String, i64>,
+    line: String,
+}
+
+/// Fight the copied fixture in `dir` with `seed`; every target choice in order.
+fn target_choices(dir: &std::path::Path, seed: &str) -> Vec<TargetChoice> {
+    let output = affray(
+        dir,
+        &[
+            "fight",
+            "d20_skirmish/scenarios/skirmish.toml",
+            "--seed",
+            seed,
+            "--json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut hit_points: std::collections::HashMap<String, i64> = [
+        ("Kara", 14),
+        ("Dunmore", 20),
+        ("Raider 1", 12),
+        ("Raider 2", 12),
+    ]
+    .map(|(name, hp)| (name.to_string(), hp))
+    .into();
+    let mut choices = Vec::new();
+    for line in text(&output.stdout).lines() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        let field = |name: &str| event[name].as_str().unwrap_or_default().to_string();
+        if event["event"] == "damage" {
+            hit_points.insert(field("who"), event["hit_points"].as_i64().unwrap());
+        }
+        if event["event"] == "choice" && event["decision"] == "target" {
+            choices.push(TargetChoice {
+                who: field("who"),
+                options: event["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o.as_str().unwrap().to_string())
+                    .collect(),
+                chosen: field("chosen"),
+                by: field("by"),
+                hit_points: hit_points.clone(),
+                line: line.to_string(),
+            });
+        }
+    }
+    choices
+}
+
+/// The first option with the most (or the fewest) hit points.
+fn first_of_extreme(choice: &TargetChoice, most: bool) -> &str {
+    let values: Vec<i64> = choice
+        .options
+        .iter()
+        .map(|o| choice.hit_points[o])
+        .collect();
+    let extreme = if most {
+        values.iter().max()
+    } else {
+        values.iter().min()
+    }
+    .unwrap();
+    &choice.options[values.iter().position(|v| v == extreme).unwrap()]
+}
+
 /// tactics.toml decides from the top: a rule with a guard, then the highest scorer; a
 /// rule naming an option that is not offered is passed over, never chosen.
 #[test]
@@ -259,65 +332,23 @@ fn a_house_ruled_tactics_list_decides_among_the_offered_options() {
          [[target]]\nhighest = \"other.hit_points\"\n",
     )
     .unwrap();
-    let mut hit_points: std::collections::HashMap<String, i64> = [
-        ("Kara", 14),
-        ("Dunmore", 20),
-        ("Raider 1", 12),
-        ("Raider 2", 12),
-    ]
-    .map(|(name, hp)| (name.to_string(), hp))
-    .into();
     let mut targets = 0;
     for seed in ["1", "2", "3"] {
-        let output = affray(
-            &dir,
-            &[
-                "fight",
-                "d20_skirmish/scenarios/skirmish.toml",
-                "--seed",
-                seed,
-                "--json",
-            ],
-        );
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-        for (name, hp) in [
-            ("Kara", 14),
-            ("Dunmore", 20),
-            ("Raider 1", 12),
-            ("Raider 2", 12),
-        ] {
-            hit_points.insert(name.to_string(), hp);
-        }
-        for line in text(&output.stdout).lines() {
-            let event: serde_json::Value = serde_json::from_str(line).unwrap();
-            if event["event"] == "damage" {
-                let who = event["who"].as_str().unwrap().to_string();
-                hit_points.insert(who, event["hit_points"].as_i64().unwrap());
-            }
-            if event["event"] != "choice" || event["decision"] != "target" {
-                continue;
-            }
+        for choice in target_choices(&dir, seed) {
             targets += 1;
-            let options: Vec<&str> = event["options"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|o| o.as_str().unwrap())
-                .collect();
-            let expected = if options.contains(&"Raider 2") && hit_points["Raider 2"] > 6 {
+            let raider_2 = choice.options.iter().any(|o| o == "Raider 2");
+            let expected = if raider_2 && choice.hit_points["Raider 2"] > 6 {
                 "Raider 2"
             } else {
-                // The first of the highest.
-                let most = options.iter().map(|o| hit_points[*o]).max().unwrap();
-                options.iter().find(|o| hit_points[**o] == most).unwrap()
+                first_of_extreme(&choice, true)
             };
-            assert_eq!(event["chosen"], expected, "seed {seed}: {line}");
-            let by = if options.len() > 1 {
+            assert_eq!(choice.chosen, expected, "seed {seed}: {}", choice.line);
+            let by = if choice.options.len() > 1 {
                 "tactics"
             } else {
                 "only option"
             };
-            assert_eq!(event["by"], by);
+            assert_eq!(choice.by, by);
         }
     }
     assert!(targets > 10, "only {targets} target choices");
@@ -348,52 +379,16 @@ fn a_side_decides_by_the_tactics_style_its_scenario_gives_it() {
     assert_ne!(written, styled);
     fs::write(&scenario, styled).unwrap();
 
-    let output = affray(
-        &dir,
-        &[
-            "fight",
-            "d20_skirmish/scenarios/skirmish.toml",
-            "--seed",
-            "4",
-            "--json",
-        ],
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let mut hit_points: std::collections::HashMap<String, i64> = [
-        ("Kara", 14),
-        ("Dunmore", 20),
-        ("Raider 1", 12),
-        ("Raider 2", 12),
-    ]
-    .map(|(name, hp)| (name.to_string(), hp))
-    .into();
     let mut by_side = [0, 0];
-    for line in text(&output.stdout).lines() {
-        let event: serde_json::Value = serde_json::from_str(line).unwrap();
-        if event["event"] == "damage" {
-            let who = event["who"].as_str().unwrap().to_string();
-            hit_points.insert(who, event["hit_points"].as_i64().unwrap());
-        }
-        if event["event"] != "choice" || event["decision"] != "target" {
-            continue;
-        }
-        let options: Vec<&str> = event["options"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o.as_str().unwrap())
-            .collect();
-        let raider = event["who"].as_str().unwrap().starts_with("Raider");
-        let values: Vec<i64> = options.iter().map(|o| hit_points[*o]).collect();
+    for choice in target_choices(&dir, "4") {
         // Raiders take the first of the most hit points; wardens the first of the fewest.
-        let best = if raider {
-            values.iter().max()
-        } else {
-            values.iter().min()
-        }
-        .unwrap();
-        let expected = options[values.iter().position(|v| v == best).unwrap()];
-        assert_eq!(event["chosen"], expected, "{line}");
+        let raider = choice.who.starts_with("Raider");
+        assert_eq!(
+            choice.chosen,
+            first_of_extreme(&choice, raider),
+            "{}",
+            choice.line
+        );
         by_side[usize::from(raider)] += 1;
     }
     assert!(
