@@ -270,19 +270,11 @@ fn simulate_against_a_record_passes_the_same_rules_and_stops_a_changed_weapon() 
     assert!(record.status.success(), "{}", text(&record.stderr));
     fs::write(dir.join("record.json"), &record.stdout).unwrap();
 
-    let same = affray(
-        &dir,
-        &[
-            "simulate",
-            scenario,
-            "--fights",
-            "2000",
-            "--seed",
-            "2",
-            "--against",
-            "record.json",
-        ],
-    );
+    let against = || {
+        let args = ["simulate", scenario, "--fights", "2000", "--seed", "2"];
+        affray(&dir, &[&args[..], &["--against", "record.json"]].concat())
+    };
+    let same = against();
     assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
     assert!(
         text(&same.stdout)
@@ -299,19 +291,7 @@ fn simulate_against_a_record_passes_the_same_rules_and_stops_a_changed_weapon() 
         written.replacen("damage = \"1d6\"", "damage = \"3d6\"", 1),
     )
     .unwrap();
-    let changed = affray(
-        &dir,
-        &[
-            "simulate",
-            scenario,
-            "--fights",
-            "2000",
-            "--seed",
-            "2",
-            "--against",
-            "record.json",
-        ],
-    );
+    let changed = against();
     assert_eq!(changed.status.code(), Some(1), "{}", text(&changed.stdout));
     let stderr = text(&changed.stderr);
     assert!(stderr.contains("affray::snapshot::moved"), "{stderr}");
