@@ -129,3 +129,52 @@ fn a_percent_sign_forgotten_is_a_syntax_error() {
     let output = check_broken_copy("percent", "tables/modifiers.tables", "+20%", "+20 %");
     assert_broken("broken_modifier_value_syntax", &output);
 }
+
+/// Surprise: "an immediate –10 to his Initiative for this round of combat. For the
+/// following round Initiative is determined as normal." Initiative is rolled once and
+/// kept, so round 2 shows the same roll without the −10.
+#[test]
+fn surprise_costs_ten_initiative_in_the_first_round_only() {
+    let dir = common::scratch("surprise");
+    common::copy_dir(&root().join("rulesets/legend"), &dir.join("legend"));
+    let duel = dir.join("legend/scenarios/sword_and_shield_duel.toml");
+    let written = std::fs::read_to_string(&duel).unwrap();
+    let surprised = written.replacen(
+        "statistics = { combat_style = \"sword_and_shield\", strike_rank = 12",
+        "modifiers = [\"target_surprised\"]\nstatistics = { combat_style = \"sword_and_shield\", strike_rank = 12",
+        1,
+    );
+    assert_ne!(written, surprised, "Brannoc's line moved");
+    std::fs::write(&duel, surprised).unwrap();
+    let mut checked = 0;
+    for seed in ["1", "2", "3", "4"] {
+        let output = common::affray(
+            &dir,
+            &[
+                "fight",
+                "legend/scenarios/sword_and_shield_duel.toml",
+                "--seed",
+                seed,
+                "--json",
+            ],
+        );
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let values: Vec<i64> = text(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .filter(|e| e["event"] == "initiative" && e["who"] == "Brannoc")
+            .map(|e| e["value"].as_i64().unwrap())
+            .collect();
+        // 1D10 + Strike Rank 12 − armour penalty (soft leather and helm: 1) − 10.
+        let first = values[0];
+        assert!(
+            (1 + 12 - 1 - 10..=10 + 12 - 1 - 10).contains(&first),
+            "{values:?}"
+        );
+        if let Some(second) = values.get(1) {
+            assert_eq!(*second, first + 10, "seed {seed}: {values:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "too few fights lasted two rounds");
+}
