@@ -746,6 +746,25 @@ mod tests {
     }
 
     #[test]
+    fn a_key_is_a_member_of_its_domain() {
+        let text = "if defender.prone { \"fumble\" } else { attack.level }";
+        let key = compile_symbol(&file(text), text, 0, &mut stage(false), DomainId(0)).unwrap();
+        assert_eq!(key.eval(&mut values()), 3);
+        let text = "attacker.siz";
+        let found = problems_of(compile_symbol(
+            &file(text),
+            text,
+            0,
+            &mut stage(false),
+            DomainId(0),
+        ));
+        assert_eq!(
+            found,
+            ["affray::expr::type_mismatch: the test: expected a success level, found a number"]
+        );
+    }
+
+    #[test]
     fn dice_roll_where_a_number_is_needed() {
         let text = "weapon.damage + 1d4 + attacker.siz / 4";
         let damage = compile_number(&file(text), text, 0, &mut stage(true)).unwrap();
