@@ -70,23 +70,32 @@ fn an_impossible_given_value_is_refused() {
     snapshot("given_dice_impossible", text(&output.stderr));
 }
 
-#[test]
-fn a_script_error_stops_the_fight_with_file_line_and_hook() {
-    let dir = scratch("script");
+/// A copy of the fixture in a scratch folder whose blows that hit also run `body` in a
+/// script function (`scripts/wounds.rhai`, `fn hit(ctx)`, with `fight` and `target` set),
+/// through an `after` rule of combat.toml.
+fn skirmish_with_a_script(case: &str, body: &str) -> PathBuf {
+    let dir = scratch(case);
     copy_dir(
         &root().join("tests/fixtures/d20_skirmish"),
         &dir.join("d20_skirmish"),
     );
-    let combat = dir.join("d20_skirmish/scripts/combat.rhai");
-    let script = fs::read_to_string(&combat).unwrap();
+    let combat = dir.join("d20_skirmish/combat.toml");
+    let mut text = fs::read_to_string(&combat).unwrap();
+    text.push_str(
+        "\n[[exchanges.strike.after]]\nif = 'attack.level == \"hit\" or attack.level == \"critical\"'\nto = \"defender\"\ndo = \"script wounds::hit\"\n",
+    );
+    fs::write(&combat, text).unwrap();
     fs::write(
-        &combat,
-        script.replace(
-            "fight.damage(target, \"total\", max(damage, 1));",
-            "fight.damage(target, \"torso\", max(damage, 1));",
-        ),
+        dir.join("d20_skirmish/scripts/wounds.rhai"),
+        format!("fn hit(ctx) {{\n    let fight = ctx.fight;\n    let target = ctx.who;\n    {body}\n}}\n"),
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn a_script_error_stops_the_fight_with_file_line_and_hook() {
+    let dir = skirmish_with_a_script("script", "fight.damage(target, \"torso\", 1);");
     let output = affray(
         &dir,
         &[
@@ -103,18 +112,9 @@ fn a_script_error_stops_the_fight_with_file_line_and_hook() {
     snapshot("script_error_in_act", stderr);
 }
 
-/// The fixture skirmish with `call` after each blow's damage, fought with seed 1.
+/// The fixture skirmish with `call` after each blow that hits, fought with seed 1.
 fn skirmish_with_a_wound(case: &str, call: &str, json: bool) -> std::process::Output {
-    let dir = scratch(case);
-    copy_dir(
-        &root().join("tests/fixtures/d20_skirmish"),
-        &dir.join("d20_skirmish"),
-    );
-    common::edit(
-        &dir.join("d20_skirmish/scripts/combat.rhai"),
-        "fight.damage(target, \"total\", max(damage, 1));",
-        &format!("fight.damage(target, \"total\", max(damage, 1));\n    {call}"),
-    );
+    let dir = skirmish_with_a_script(case, call);
     let mut args = vec![
         "fight",
         "d20_skirmish/scenarios/skirmish.toml",
@@ -170,23 +170,22 @@ fn a_wound_at_a_location_the_combatant_lacks_stops_the_fight() {
     let stderr = text(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("has no location `torso`"), "{stderr}");
-    assert!(stderr.contains("combat.rhai"), "{stderr}");
+    assert!(stderr.contains("wounds.rhai"), "{stderr}");
 }
 
 #[test]
-fn a_ruleset_without_hooks_says_it_cannot_fight() {
+fn a_ruleset_that_says_no_turn_says_it_cannot_fight() {
     let dir = scratch("hooks");
     copy_dir(
         &root().join("tests/fixtures/d20_skirmish"),
         &dir.join("d20_skirmish"),
     );
-    let settings = dir.join("d20_skirmish/ruleset.toml");
-    let text_before = fs::read_to_string(&settings).unwrap();
-    fs::write(
-        &settings,
-        text_before.replace("act = \"combat::act\"\n", ""),
-    )
-    .unwrap();
+    // No [turn] initiative in combat.toml and no `initiative` hook.
+    common::edit(
+        &dir.join("d20_skirmish/combat.toml"),
+        "initiative = \"1d20 + (self.DEX - 10) / 2\"\n",
+        "",
+    );
     let output = affray(&dir, &["fight", "d20_skirmish/scenarios/skirmish.toml"]);
     let _ = fs::remove_dir_all(&dir);
     assert_eq!(output.status.code(), Some(1));

@@ -11,6 +11,7 @@ pub fn run(dir: &Path) -> Result<(), Problems> {
     if !problems.is_empty() {
         return Err(problems);
     }
-    println!("{}, {scenarios} scenarios", ruleset.summary());
+    let plural = if scenarios == 1 { "" } else { "s" };
+    println!("{}, {scenarios} scenario{plural}", ruleset.summary());
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod chooser;
 mod observer;
+pub mod pipeline;
 mod primitives;
 pub mod reads;
 mod state;
@@ -29,13 +30,15 @@ use crate::script::{HookValue, Hooks, ScriptFailure};
 /// Why a fight stopped before its end.
 #[derive(Debug, Error, Diagnostic)]
 pub enum FightError {
-    /// A ruleset whose ruleset.toml has no `[hooks]` section can be checked and rolled on,
-    /// but not fought.
-    #[error("the ruleset {ruleset} cannot run a fight: ruleset.toml names no `{hook}` hook")]
+    /// A ruleset that says neither in combat.toml nor by a hook how a step of the turn
+    /// goes can be checked and rolled on, but not fought.
+    #[error(
+        "the ruleset {ruleset} cannot run a fight: neither combat.toml nor a hook says its `{hook}`"
+    )]
     #[diagnostic(
         code(affray::fight::missing_hook),
         help(
-            "add `{hook} = \"module::function\"` under [hooks] in ruleset.toml; rulesets/README.md lists the hooks"
+            "say it in combat.toml (`[turn]`, `[[action]]`), or name a script function as `{hook} = \"module::function\"` under [hooks] in ruleset.toml; rulesets/README.md lists both"
         )
     )]
     MissingHook { ruleset: String, hook: &'static str },
@@ -47,6 +50,12 @@ pub enum FightError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Script(Box<ScriptFailure>),
+
+    /// A rule of `combat.toml` that the fight cannot follow (what `check` cannot see,
+    /// such as a table a script removed).
+    #[error("combat.toml: {message}")]
+    #[diagnostic(code(affray::fight::combat))]
+    Combat { message: String },
 
     /// A chooser stopped the fight (a person quit, or a replayed record no longer
     /// matches the fight).
@@ -148,8 +157,9 @@ impl FightHandle {
         setup: FightSetup,
     ) -> Result<Self, FightError> {
         let hooks = Hooks::from_ruleset(&ruleset);
+        let native = |hook: &str| ruleset.combat.as_ref().is_some_and(|c| c.provides(hook));
         for hook in Hooks::REQUIRED {
-            if !hooks.has(hook) {
+            if !hooks.has(hook) && !native(hook) {
                 return Err(FightError::MissingHook {
                     ruleset: ruleset.dir.clone(),
                     hook,
@@ -213,6 +223,11 @@ impl FightHandle {
 
     pub fn ruleset(&self) -> &Ruleset {
         &self.0.ruleset
+    }
+
+    /// The scenario's fight options.
+    pub fn fight_options(&self) -> &[String] {
+        &self.0.options
     }
 
     /// The fight's state. Never held across a call into a script or a chooser.
@@ -363,7 +378,7 @@ impl FightHandle {
         self.core().round = 1;
         self.emit(Event::RoundStarted { round: 1 });
         for each in 0..count {
-            let budget = self.hook("actions", &[HookArgument::Who(each)])?.as_int();
+            let budget = self.action_budget(each)?;
             self.core().combatants[each].actions_left = budget;
         }
         self.take_turn(who)
@@ -377,8 +392,8 @@ impl FightHandle {
             if self.is_out(who) {
                 continue;
             }
-            let initiative = self.hook("initiative", &[HookArgument::Who(who)])?.as_int();
-            let budget = self.hook("actions", &[HookArgument::Who(who)])?.as_int();
+            let initiative = self.roll_initiative(who)?;
+            let budget = self.action_budget(who)?;
             let tie = if self.has_hook("tie_break") {
                 self.hook("tie_break", &[HookArgument::Who(who)])?.as_int()
             } else {
@@ -521,15 +536,13 @@ impl FightHandle {
             who: name,
             actions_left,
         });
-        let options = self
-            .hook("choices", &[HookArgument::Who(who)])?
-            .as_strings();
+        let options = self.offered_actions(who)?;
         // Spending the action first: what the action does may depend on what is left.
         self.core().combatants[who].actions_left -= 1;
         if !options.is_empty() {
             let action = self.choose(who, "action", options)?;
             self.core().turn_of = Some(who);
-            let acted = self.hook("act", &[HookArgument::Who(who), HookArgument::Text(action)]);
+            let acted = self.act(who, action);
             self.core().turn_of = None;
             acted?;
         }
@@ -624,10 +637,7 @@ impl FightHandle {
             if self.is_out(who) {
                 continue;
             }
-            if self
-                .hook("out_of_fight", &[HookArgument::Who(who)])?
-                .as_bool()
-            {
+            if self.is_out_of_fight(who)? {
                 let name = {
                     let mut core = self.core();
                     core.combatants[who].out = true;

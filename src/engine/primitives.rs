@@ -719,7 +719,37 @@ impl FightHandle {
             row: row.name.value.clone(),
             label: row.display_label().to_string(),
         });
-        for action in &row.actions {
+        self.apply_actions(who, &row.actions, calls)?;
+        for step in &rolled.rerolls {
+            match step {
+                crate::tables::RerollStep::Ignored { result } => {
+                    self.note(format!("{} rerolled: {result}, ignored", rolled.table));
+                }
+                crate::tables::RerollStep::Kept { roll } => {
+                    self.apply_roll(who, roll, calls)?;
+                }
+            }
+        }
+        for other in &rolled.rolled_tables {
+            self.apply_roll(who, other, calls)?;
+        }
+        Ok(RowRolled {
+            result: rolled.result,
+            row: row.name.value.clone(),
+            label: row.display_label().to_string(),
+        })
+    }
+
+    /// Apply the built-in actions of a row (or of a rule of `combat.toml`) to `who`
+    /// (lose, condition); collect the script calls, which the caller runs. A table roll
+    /// or a reroll is the table's own business: rolling on it did them.
+    pub(crate) fn apply_actions(
+        &self,
+        who: Option<usize>,
+        actions: &[crate::source::Spanned<Action>],
+        calls: &mut Vec<ScriptCall>,
+    ) -> Primitive<()> {
+        for action in actions {
             match &action.value {
                 Action::Script {
                     module,
@@ -758,24 +788,7 @@ impl FightHandle {
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
             }
         }
-        for step in &rolled.rerolls {
-            match step {
-                crate::tables::RerollStep::Ignored { result } => {
-                    self.note(format!("{} rerolled: {result}, ignored", rolled.table));
-                }
-                crate::tables::RerollStep::Kept { roll } => {
-                    self.apply_roll(who, roll, calls)?;
-                }
-            }
-        }
-        for other in &rolled.rolled_tables {
-            self.apply_roll(who, other, calls)?;
-        }
-        Ok(RowRolled {
-            result: rolled.result,
-            row: row.name.value.clone(),
-            label: row.display_label().to_string(),
-        })
+        Ok(())
     }
 
     /// The row of a roll table that covers `result` (a die already rolled).

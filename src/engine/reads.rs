@@ -1,7 +1,11 @@
 //! What an expression may read of a fight, and how its names become slots: the scope
-//! that rules written in the ruleset's TOML files (tactics lists today, the exchange's
-//! guards next) are compiled against, and the environment that reads those slots while
-//! the fight runs. Names are resolved when the ruleset loads; a fight reads by index.
+//! that rules written in the ruleset's TOML files (tactics lists, `combat.toml`'s turn,
+//! tests and exchanges) are compiled against, and the reader of those slots while the
+//! fight runs. Names are resolved when the ruleset loads; a fight reads by index.
+//!
+//! Which names exist depends on the [`Place`] an expression is written at: a tactics
+//! rule reads the option it weighs, a test's level reads its roll, a stage of an
+//! exchange reads the attacker, the defender, the weapon and the attack's result.
 
 use crate::expr::{Domain, DomainId, Env, NO_DOMAIN, Resolution, Scope, Slot, Type};
 use crate::source::Spanned;
@@ -26,11 +30,30 @@ pub struct Vocabulary {
     pub weapon_reaches: Vec<String>,
     /// Statistics whose values are texts (`skill_of` reads the skill one names).
     pub text_statistics: Vec<String>,
+    /// Best first; a test's `level` is one of them.
+    pub success_levels: Vec<String>,
 }
 
-/// The domains a decision's rules may compare with quoted names.
+/// The domains expressions may compare with quoted names.
 const SIZES: DomainId = DomainId(0);
 const REACHES: DomainId = DomainId(1);
+const LEVELS: DomainId = DomainId(2);
+
+/// Where an expression is written: what its names may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A tactics rule: `self` decides, `other`, `item` and `location` are what the
+    /// option weighed names, `offered` the options.
+    Decision,
+    /// The turn (`combat.toml` `[turn]`): `self` is the combatant whose turn it is.
+    Turn,
+    /// A test kind: `self` tests against `other` with `weapon`; `roll`, `total` and
+    /// `target` are the test's numbers.
+    Test,
+    /// A stage of an exchange: `attacker` (also `self`), `defender` (also `other`), the
+    /// attacker's `weapon` and the `attack`'s result.
+    Exchange,
+}
 
 /// Which combatant a name is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +109,32 @@ pub enum Read {
     EachOpponent,
     /// `any(weapons, ...)`: each weapon `self` holds in turn as `item`.
     EachWeapon,
+    /// The damage dice of `item` (`weapon.damage`), rolled where read.
+    ItemDamage,
+    /// The test being rolled: its die roll, its total and its target.
+    TestRoll,
+    TestTotal,
+    TestTarget,
+    /// The result of the exchange's attack test.
+    Attack(TestField),
+}
+
+/// What a test's result offers (`attack.level`, `attack.roll`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestField {
+    Level,
+    Roll,
+    Total,
+    Target,
+}
+
+/// A test as rolled: its level (the place in `success_levels`) and its numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TestResult {
+    pub level: u32,
+    pub roll: i64,
+    pub total: i64,
+    pub target: i64,
 }
 
 /// Fields a combatant has besides its declared names.
@@ -106,29 +155,88 @@ const FIELDS: [&str; 14] = [
     "distance",
 ];
 
-/// The names a tactics rule may use for one decision: `self`, `other`, `offered`, the
-/// fight. Every path resolved is kept, its index the slot.
-pub struct DecisionScope<'v> {
+/// The names an expression may use at a [`Place`]. Every path resolved is kept, its
+/// index the slot; one scope may compile many expressions that share their reads.
+pub struct FightScope<'v> {
     pub vocabulary: &'v Vocabulary,
     pub reads: Vec<Read>,
+    /// What the place is, for messages: "the tactics for `target`".
     pub place: String,
-    domains: [Domain; 2],
+    pub at: Place,
+    /// Whether dice may be rolled (an initiative, a damage), not in a guard.
+    pub may_roll: bool,
+    /// Names not offered by the expression being compiled (a test's `total` cannot
+    /// read itself).
+    pub hidden: &'static [&'static str],
+    domains: [Domain; 3],
 }
 
-impl<'v> DecisionScope<'v> {
-    pub fn new(vocabulary: &'v Vocabulary, place: String) -> Self {
+impl<'v> FightScope<'v> {
+    pub fn new(vocabulary: &'v Vocabulary, at: Place, place: String) -> Self {
         let domain = |what: &str, members: &[String]| Domain {
             what: what.into(),
             members: members.to_vec(),
         };
-        DecisionScope {
+        FightScope {
             vocabulary,
             reads: Vec::new(),
             place,
+            at,
+            may_roll: false,
+            hidden: &[],
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
                 domain("weapon reach", &vocabulary.weapon_reaches),
+                domain("success level", &vocabulary.success_levels),
             ],
+        }
+    }
+
+    /// The names this place offers at the top level, for messages.
+    fn roots(&self) -> Vec<String> {
+        let roots: &[&str] = match self.at {
+            Place::Decision => &[
+                "self", "other", "offered", "item", "location", "round", "fight",
+            ],
+            Place::Turn => &["self", "round", "fight"],
+            Place::Test => &[
+                "self", "other", "weapon", "roll", "total", "target", "round", "fight",
+            ],
+            Place::Exchange => &[
+                "attacker", "defender", "self", "other", "weapon", "attack", "round", "fight",
+            ],
+        };
+        roots
+            .iter()
+            .filter(|root| !self.hidden.contains(root))
+            .map(|root| root.to_string())
+            .collect()
+    }
+
+    /// `item.size`, `weapon.damage`, ...: a weapon's fields.
+    fn item(&mut self, path: &[&str]) -> Resolution {
+        match path {
+            ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
+            ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
+            ["damage"] if self.at != Place::Decision => self.slot(Read::ItemDamage, Type::Dice),
+            [name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
+                self.slot(Read::ItemTrait((*name).into()), Type::Bool)
+            }
+            _ => {
+                let fields: &[&str] = if self.at == Place::Decision {
+                    &["size", "reach"]
+                } else {
+                    &["size", "reach", "damage"]
+                };
+                Resolution::Unknown {
+                    at: 1,
+                    known: fields
+                        .iter()
+                        .map(|f| f.to_string())
+                        .chain(self.vocabulary.weapon_traits.iter().cloned())
+                        .collect(),
+                }
+            }
         }
     }
 
@@ -202,32 +310,49 @@ impl<'v> DecisionScope<'v> {
     }
 }
 
-impl Scope for DecisionScope<'_> {
+impl Scope for FightScope<'_> {
     fn resolve(&mut self, path: &[Spanned<String>]) -> Resolution {
         let words: Vec<&str> = path.iter().map(|w| w.value.as_str()).collect();
+        if self.hidden.contains(&words[0]) || !self.roots().iter().any(|r| r == words[0]) {
+            return Resolution::Unknown {
+                at: 0,
+                known: self.roots(),
+            };
+        }
+        let exchange = self.at == Place::Exchange;
         match words.as_slice() {
             ["self", _, ..] => self.combatant(Who::Me, path),
             ["other", _, ..] => self.combatant(Who::Other, path),
+            ["attacker", _, ..] => self.combatant(Who::Me, path),
+            ["defender", _, ..] => self.combatant(Who::Other, path),
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
-            ["item", "size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
-            ["item", "reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
-            ["item", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
-                self.slot(Read::ItemTrait((*name).into()), Type::Bool)
-            }
-            ["item", _] => Resolution::Unknown {
-                at: 1,
-                known: ["size", "reach"]
-                    .map(String::from)
-                    .into_iter()
-                    .chain(self.vocabulary.weapon_traits.iter().cloned())
-                    .collect(),
-            },
+            ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
             ["location", _] => Resolution::Unknown {
                 at: 1,
                 known: ["armour", "hit_points"].map(String::from).to_vec(),
             },
+            ["roll"] => self.slot(Read::TestRoll, Type::Number),
+            ["total"] => self.slot(Read::TestTotal, Type::Number),
+            ["target"] => self.slot(Read::TestTarget, Type::Number),
+            ["attack", field] if exchange => {
+                let (field, ty) = match *field {
+                    "level" => (TestField::Level, Type::Symbol(LEVELS)),
+                    "roll" => (TestField::Roll, Type::Number),
+                    "total" => (TestField::Total, Type::Number),
+                    "target" => (TestField::Target, Type::Number),
+                    _ => {
+                        return Resolution::Unknown {
+                            at: 1,
+                            known: ["level", "roll", "total", "target"]
+                                .map(String::from)
+                                .to_vec(),
+                        };
+                    }
+                };
+                self.slot(Read::Attack(field), ty)
+            }
             ["round"] => self.slot(Read::Round, Type::Number),
             ["fight", "option", name]
                 if self.vocabulary.fight_options.iter().any(|n| n == name) =>
@@ -238,13 +363,13 @@ impl Scope for DecisionScope<'_> {
                 at: 2,
                 known: self.vocabulary.fight_options.clone(),
             },
-            _ => Resolution::Unknown {
+            [_] => Resolution::Unknown {
                 at: 0,
-                known: [
-                    "self", "other", "offered", "item", "location", "round", "fight",
-                ]
-                .map(String::from)
-                .to_vec(),
+                known: self.roots(),
+            },
+            _ => Resolution::Unknown {
+                at: 1,
+                known: Vec::new(),
             },
         }
     }
@@ -273,7 +398,7 @@ impl Scope for DecisionScope<'_> {
     }
 
     fn may_roll(&self) -> bool {
-        false
+        self.may_roll
     }
 
     fn place(&self) -> String {
@@ -281,45 +406,49 @@ impl Scope for DecisionScope<'_> {
     }
 }
 
-/// A decision as its rules read it: the fight's state, the decider, the combatant the
-/// option under consideration names (if any), and the options offered.
-pub struct DecisionView<'a> {
+/// What the names of an expression stand for while it is read: who is `self` and
+/// `other`, which weapon is `item`, the test being rolled, the attack's result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bound<'a> {
+    pub me: usize,
+    pub other: Option<usize>,
+    pub item: Option<&'a Weapon>,
+    pub location: Option<&'a str>,
+    /// The test being rolled: its roll, total and target so far.
+    pub test: TestResult,
+    pub attack: Option<TestResult>,
+}
+
+/// The fight an expression reads, at one moment.
+#[derive(Clone, Copy)]
+pub struct World<'a> {
     pub core: &'a Core,
     pub equipment: &'a Equipment,
     pub vocabulary: &'a Vocabulary,
     pub fight_options: &'a [String],
-    pub reads: &'a [Read],
-    pub me: usize,
+    /// The options of the decision being made (none outside a decision).
     pub offered: &'a [String],
-    /// What the option under consideration names, or what a collection is at.
-    pub other: Option<usize>,
-    pub item: Option<&'a Weapon>,
-    pub location: Option<&'a str>,
+}
+
+/// A decision as its rules read it: the fight's state, the decider, the combatant the
+/// option under consideration names (if any), and the options offered.
+pub struct DecisionView<'a> {
+    pub world: World<'a>,
+    pub reads: &'a [Read],
+    pub bound: Bound<'a>,
     /// Bindings to restore when a collection's body is done.
     saved: Vec<(Option<usize>, Option<&'a Weapon>)>,
 }
 
 impl<'a> DecisionView<'a> {
-    pub fn new(
-        core: &'a Core,
-        equipment: &'a Equipment,
-        vocabulary: &'a Vocabulary,
-        fight_options: &'a [String],
-        reads: &'a [Read],
-        me: usize,
-        offered: &'a [String],
-    ) -> Self {
+    pub fn new(world: World<'a>, reads: &'a [Read], me: usize) -> Self {
         DecisionView {
-            core,
-            equipment,
-            vocabulary,
-            fight_options,
+            world,
             reads,
-            me,
-            offered,
-            other: None,
-            item: None,
-            location: None,
+            bound: Bound {
+                me,
+                ..Bound::default()
+            },
             saved: Vec::new(),
         }
     }
@@ -327,54 +456,61 @@ impl<'a> DecisionView<'a> {
     /// Bind what `option` names: a combatant as `other`, a weapon as `item`, one of
     /// `self`'s locations as `location`.
     pub fn consider(&mut self, option: &'a str) {
-        let core = self.core;
-        self.other = core.combatants.iter().position(|c| c.spec.name == option);
-        self.item = weapon(self.equipment, option);
-        self.location = core.combatants[self.me]
+        let core = self.world.core;
+        self.bound.other = core.combatants.iter().position(|c| c.spec.name == option);
+        self.bound.item = weapon(self.world.equipment, option);
+        self.bound.location = core.combatants[self.bound.me]
             .locations
             .contains_key(option)
             .then_some(option);
     }
-
-    /// The weapons `self` holds, in the order it holds them.
-    fn held(&self) -> impl Iterator<Item = &'a Weapon> + use<'a> {
-        let equipment = self.equipment;
-        self.core.combatants[self.me]
-            .weapons
-            .iter()
-            .filter(|held| held.place == WeaponPlace::InHand)
-            .filter_map(move |held| weapon(equipment, &held.id))
-    }
-
-    /// Opponents of `self` still in the fight, in scenario order.
-    fn opponents(&self) -> impl Iterator<Item = usize> + use<'a> {
-        let core = self.core;
-        let side = &core.combatants[self.me].spec.side;
-        (0..core.combatants.len())
-            .filter(move |&i| !core.combatants[i].out && core.combatants[i].spec.side != *side)
-    }
 }
 
-fn weapon<'e>(equipment: &'e Equipment, id: &str) -> Option<&'e Weapon> {
+pub(crate) fn weapon<'e>(equipment: &'e Equipment, id: &str) -> Option<&'e Weapon> {
     equipment
         .weapons
         .get(id)
         .or_else(|| equipment.shields.get(id))
 }
 
-impl DecisionView<'_> {
-    fn who(&self, who: Who) -> Option<usize> {
+/// The `index`-th weapon `me` holds, in the order it holds them.
+pub(crate) fn held<'e>(
+    core: &Core,
+    equipment: &'e Equipment,
+    me: usize,
+    index: usize,
+) -> Option<&'e Weapon> {
+    core.combatants[me]
+        .weapons
+        .iter()
+        .filter(|held| held.place == WeaponPlace::InHand)
+        .filter_map(|held| weapon(equipment, &held.id))
+        .nth(index)
+}
+
+/// The `index`-th opponent of `me` still in the fight, in scenario order.
+pub(crate) fn opponent(core: &Core, me: usize, index: usize) -> Option<usize> {
+    let side = &core.combatants[me].spec.side;
+    (0..core.combatants.len())
+        .filter(|&i| !core.combatants[i].out && core.combatants[i].spec.side != *side)
+        .nth(index)
+}
+
+impl<'a> World<'a> {
+    fn who(bound: &Bound<'_>, who: Who) -> Option<usize> {
         match who {
-            Who::Me => Some(self.me),
-            Who::Other => self.other,
+            Who::Me => Some(bound.me),
+            Who::Other => bound.other,
         }
     }
 
-    fn read_number(&self, read: &Read) -> i64 {
+    pub fn number(&self, bound: &Bound<'_>, read: &Read) -> i64 {
         let core = self.core;
-        let combatant = |who: Who| self.who(who).map(|index| &core.combatants[index]);
+        let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
         let side_count = |who: Who, same: bool, engaged: bool| -> i64 {
-            let Some(index) = self.who(who) else { return 0 };
+            let Some(index) = World::who(bound, who) else {
+                return 0;
+            };
             let side = &core.combatants[index].spec.side;
             let count = core.combatants.len();
             (0..count)
@@ -410,8 +546,8 @@ impl DecisionView<'_> {
             Read::Opponents(who) => side_count(*who, false, false),
             Read::Allies(who) => side_count(*who, true, false),
             Read::Engaged(who) => side_count(*who, false, true),
-            Read::Distance => self.other.map_or(0, |other| {
-                core.distances[self.me * core.combatants.len() + other]
+            Read::Distance => bound.other.map_or(0, |other| {
+                core.distances[bound.me * core.combatants.len() + other]
             }),
             Read::Round => i64::from(core.round),
             Read::SkillOf(who, statistic) => {
@@ -425,32 +561,35 @@ impl DecisionView<'_> {
                         .map_or(0, |first| c.skill(first)),
                 })
             }
-            Read::LocationArmour => self.location.map_or(0, |name| {
-                core.combatants[self.me]
+            Read::LocationArmour => bound.location.map_or(0, |name| {
+                core.combatants[bound.me]
                     .locations
                     .get(name)
                     .map_or(0, |l| l.armour)
             }),
-            Read::LocationHitPoints => self.location.map_or(0, |name| {
-                core.combatants[self.me]
+            Read::LocationHitPoints => bound.location.map_or(0, |name| {
+                core.combatants[bound.me]
                     .locations
                     .get(name)
                     .map_or(0, |l| l.hit_points)
             }),
+            Read::TestRoll => bound.test.roll,
+            Read::TestTotal => bound.test.total,
+            Read::TestTarget => bound.test.target,
+            Read::Attack(field) => bound.attack.map_or(0, |attack| match field {
+                TestField::Roll => attack.roll,
+                TestField::Total => attack.total,
+                TestField::Target => attack.target,
+                TestField::Level => i64::from(attack.level),
+            }),
             _ => 0,
         }
     }
-}
 
-impl<'a> Env for DecisionView<'a> {
-    fn number(&self, slot: Slot) -> i64 {
-        self.read_number(&self.reads[slot.0 as usize])
-    }
-
-    fn flag(&self, slot: Slot) -> bool {
+    pub fn flag(&self, bound: &Bound<'_>, read: &Read) -> bool {
         let core = self.core;
-        let combatant = |who: Who| self.who(who).map(|index| &core.combatants[index]);
-        match &self.reads[slot.0 as usize] {
+        let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
+        match read {
             Read::Condition(who, name) => combatant(*who).is_some_and(|c| c.has_condition(name)),
             Read::Option(who, name) => {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
@@ -459,30 +598,24 @@ impl<'a> Env for DecisionView<'a> {
                 c.weapons
                     .iter()
                     .filter(|held| held.place == WeaponPlace::InHand)
-                    .filter_map(|held| {
-                        let equipment = self.equipment;
-                        equipment
-                            .weapons
-                            .get(&held.id)
-                            .or_else(|| equipment.shields.get(&held.id))
-                    })
+                    .filter_map(|held| weapon(self.equipment, &held.id))
                     .any(|weapon| weapon.traits.iter().any(|t| t == name))
             }),
             Read::FightOption(name) => self.fight_options.contains(name),
             Read::Offered(option) => self.offered.contains(option),
             Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
-            Read::ItemTrait(name) => self.item.is_some_and(|w| w.traits.contains(name)),
+            Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
             _ => false,
         }
     }
 
-    fn symbol(&self, slot: Slot) -> u32 {
+    pub fn symbol(&self, bound: &Bound<'_>, read: &Read) -> u32 {
         let place = |list: &[String], name: Option<&String>| {
             name.and_then(|name| list.iter().position(|n| n == name))
                 .map_or(u32::MAX, |at| at as u32)
         };
-        let item = self.item;
-        match &self.reads[slot.0 as usize] {
+        let item = bound.item;
+        match read {
             Read::ItemSize => place(
                 &self.vocabulary.weapon_sizes,
                 item.and_then(|w| w.size.as_ref()),
@@ -491,32 +624,53 @@ impl<'a> Env for DecisionView<'a> {
                 &self.vocabulary.weapon_reaches,
                 item.and_then(|w| w.reach.as_ref()),
             ),
+            Read::Attack(TestField::Level) => bound.attack.map_or(u32::MAX, |a| a.level),
             _ => u32::MAX,
         }
     }
 
-    fn bind(&mut self, collection: Slot, index: usize) -> bool {
-        match self.reads[collection.0 as usize] {
+    /// Bind the `index`-th member of a collection; false past the last.
+    pub fn bind(&self, bound: &mut Bound<'a>, read: &Read, index: usize) -> bool {
+        match read {
             Read::EachOpponent => {
-                self.other = self.opponents().nth(index);
-                self.other.is_some()
+                bound.other = opponent(self.core, bound.me, index);
+                bound.other.is_some()
             }
             Read::EachWeapon => {
-                self.item = self.held().nth(index);
-                self.item.is_some()
+                bound.item = held(self.core, self.equipment, bound.me, index);
+                bound.item.is_some()
             }
             _ => false,
         }
     }
+}
+
+impl<'a> Env for DecisionView<'a> {
+    fn number(&self, slot: Slot) -> i64 {
+        self.world.number(&self.bound, &self.reads[slot.0 as usize])
+    }
+
+    fn flag(&self, slot: Slot) -> bool {
+        self.world.flag(&self.bound, &self.reads[slot.0 as usize])
+    }
+
+    fn symbol(&self, slot: Slot) -> u32 {
+        self.world.symbol(&self.bound, &self.reads[slot.0 as usize])
+    }
+
+    fn bind(&mut self, collection: Slot, index: usize) -> bool {
+        let world = self.world;
+        world.bind(&mut self.bound, &self.reads[collection.0 as usize], index)
+    }
 
     fn enter(&mut self, _: Slot) {
-        self.saved.push((self.other, self.item));
+        self.saved.push((self.bound.other, self.bound.item));
     }
 
     fn leave(&mut self, _: Slot) {
         if let Some((other, item)) = self.saved.pop() {
-            self.other = other;
-            self.item = item;
+            self.bound.other = other;
+            self.bound.item = item;
         }
     }
 }

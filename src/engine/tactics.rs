@@ -10,7 +10,7 @@ use crate::expr::{Condition, Number};
 
 use super::Core;
 use super::chooser::Decision;
-use super::reads::{DecisionView, Read, Vocabulary};
+use super::reads::{DecisionView, Read, Vocabulary, World};
 use crate::ruleset::Equipment;
 
 /// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
@@ -85,15 +85,14 @@ impl Tactics {
             .and_then(|style| self.styles.get(style))
             .and_then(|lists| lists.get(&decision.name))
             .or_else(|| self.decisions.get(&decision.name))?;
-        let mut view = DecisionView::new(
+        let world = World {
             core,
             equipment,
-            &self.vocabulary,
+            vocabulary: &self.vocabulary,
             fight_options,
-            &list.reads,
-            decision.who,
-            &decision.options,
-        );
+            offered: &decision.options,
+        };
+        let mut view = DecisionView::new(world, &list.reads, decision.who);
         let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>| {
             guard.as_ref().is_none_or(|guard| guard.eval(view))
         };

@@ -20,7 +20,7 @@ use crate::source::{SourceFile, Span};
 
 pub use dice::parse_dice;
 pub use expr::parse_expression;
-pub use tables::parse_tables;
+pub use tables::{parse_actions, parse_tables};
 
 #[derive(Parser)]
 #[grammar = "../grammar/dice.pest"]
@@ -490,6 +490,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::roll_action => "`roll` with a table name",
         Rule::range | Rule::range_key => "a die range such as 01-03 or 19",
         Rule::actions => "`=>` and an action",
+        Rule::action_list => "actions such as `roll fumble` or `condition prone for 1 round`",
         Rule::script_args => "`(` and arguments",
         Rule::roll_row => "a row such as `01-03 falter \"Falter\"`",
         Rule::axis => "an axis such as `defender by success_level`",

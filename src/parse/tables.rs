@@ -310,6 +310,30 @@ fn lower_value(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Spanned<Value
 
 // ------------------------------------------------------------------ actions
 
+/// Actions written in a TOML string of `file` (`combat.toml`'s `do = "roll fumble"`):
+/// `offset` is where `text` starts in the file, so that every span points into it.
+pub fn parse_actions(
+    file: &SourceFile,
+    text: &str,
+    offset: usize,
+) -> Result<Vec<Spanned<Action>>, ParseError> {
+    // A TOML string with escapes does not appear in the file as decoded: shown alone.
+    if file.text().get(offset..offset + text.len()) != Some(text) {
+        let alone = SourceFile::new(format!("{} (actions)", file.name()), text.to_string());
+        return parse_actions(&alone, text, 0);
+    }
+    let origin = Origin { file, offset };
+    let whole = Grammar::parse(Rule::action_list, text)
+        .map_err(|error| origin.syntax_error(error, text))?
+        .next()
+        .ok_or_else(|| origin.internal(Span::new(offset, offset), "actions", "actions"))?;
+    whole
+        .into_inner()
+        .filter(|pair| pair.as_rule() != Rule::EOI)
+        .map(|action| lower_action(origin, action, false))
+        .collect()
+}
+
 fn lower_actions(
     origin: Origin<'_>,
     pair: Option<Pair<'_, Rule>>,

@@ -2,6 +2,7 @@
 //! scripts, then resolve the names that tie them together. Every problem of every file
 //! is collected; a ruleset with any problem is not returned.
 
+mod combat;
 mod equipment;
 mod formula;
 mod problem;
@@ -47,6 +48,10 @@ pub struct Ruleset {
     pub equipment: Equipment,
     /// The default chooser's priority lists (`tactics.toml`), by decision.
     pub tactics: crate::engine::tactics::Tactics,
+    /// `combat.toml`, compiled: the turn and exchange the engine runs natively.
+    pub combat: Option<crate::engine::pipeline::Combat>,
+    /// `combat.toml` as read, if the ruleset has one.
+    pub combat_file: Option<SourceFile>,
     /// `tactics.toml` as read, if the ruleset has one.
     pub tactics_file: Option<SourceFile>,
     /// `tactics/<style>.toml` as read, by style.
@@ -113,6 +118,7 @@ impl Ruleset {
 
     /// One line saying what was loaded.
     pub fn summary(&self) -> String {
+        let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
         let mut kinds: Vec<(&str, usize)> = Vec::new();
         for table in &self.tables {
             let kind = match table.kind {
@@ -139,18 +145,27 @@ impl Ruleset {
             1 => format!("{lists}, 1 tactics style"),
             n => format!("{lists}, {n} tactics styles"),
         };
+        let lists = match &self.combat {
+            Some(combat) => format!(
+                "{lists}, combat.toml ({}, {}, {})",
+                plural(combat.tests.len(), "test"),
+                plural(combat.exchanges.len(), "exchange"),
+                plural(combat.turn.choices.len(), "action"),
+            ),
+            None => lists,
+        };
         format!(
-            "{}: {} is valid: {} tables ({}), {} scripts ({} functions), {} formulas{lists}, {} weapons, {} shields, {} armours",
+            "{}: {} is valid: {} ({}), {} ({}), {}{lists}, {}, {}, {}",
             self.dir,
             self.settings.title,
-            self.tables.len(),
+            plural(self.tables.len(), "table"),
             kinds.join(", "),
-            self.scripts.len(),
-            functions,
-            self.formulas.len(),
-            self.equipment.weapons.len(),
-            self.equipment.shields.len(),
-            self.equipment.armour.len(),
+            plural(self.scripts.len(), "script"),
+            plural(functions, "function"),
+            plural(self.formulas.len(), "formula"),
+            plural(self.equipment.weapons.len(), "weapon"),
+            plural(self.equipment.shields.len(), "shield"),
+            plural(self.equipment.armour.len(), "armour"),
         )
     }
 
@@ -293,6 +308,13 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
             })
             .collect();
 
+    let combat_path = dir.join("combat.toml");
+    let combat_file = if combat_path.exists() {
+        read(&combat_path, &mut problems)
+    } else {
+        None
+    };
+
     let engine = new_engine();
     let inputs = resolve::Inputs {
         settings: settings_file.as_ref(),
@@ -301,6 +323,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
         equipment: equipment_file.as_ref(),
         tactics: tactics_file.as_ref(),
         styles: &style_files,
+        combat: combat_file.as_ref(),
     };
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
     match (resolved, settings_file) {
@@ -321,6 +344,8 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 formulas: resolved.formulas,
                 equipment: resolved.equipment,
                 tactics: resolved.tactics,
+                combat: resolved.combat,
+                combat_file,
                 tactics_file,
                 style_files,
                 settings_file,

@@ -8,10 +8,12 @@ use toml::Spanned as TomlSpanned;
 
 use super::Formula;
 use super::Problems;
+use super::combat::{CombatFile, compile_combat};
 use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings, StatisticKind};
 use super::tactics::{TacticsFile, compile_lists};
+use crate::engine::pipeline::Combat;
 use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
 use crate::parse::{parse_dice, parse_tables};
@@ -27,6 +29,7 @@ pub(super) struct Inputs<'a> {
     pub tactics: Option<&'a SourceFile>,
     /// `tactics/<style>.toml`, by style.
     pub styles: &'a [(String, SourceFile)],
+    pub combat: Option<&'a SourceFile>,
 }
 
 pub(super) struct Resolved {
@@ -38,6 +41,7 @@ pub(super) struct Resolved {
     pub formulas: Vec<Formula>,
     pub equipment: Equipment,
     pub tactics: Tactics,
+    pub combat: Option<Combat>,
 }
 
 /// Everything that could be read, checked; `None` when ruleset.toml itself is unusable.
@@ -131,6 +135,10 @@ pub(super) fn resolve(
     if let Some(locations) = &settings.hit_locations {
         check_hit_location_table(locations, &tables, settings_file, problems);
     }
+    let combat = inputs.combat.and_then(|file| {
+        decode::<CombatFile>(file, problems)
+            .and_then(|decoded| compile_combat(&decoded, &vocabulary, &names, file, problems))
+    });
 
     let table_files = tables.iter().map(|(_, file)| (*file).clone()).collect();
     Some(Resolved {
@@ -141,6 +149,7 @@ pub(super) fn resolve(
         formulas,
         equipment,
         tactics,
+        combat,
     })
 }
 
@@ -420,6 +429,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .filter(|(_, kind)| **kind == StatisticKind::Text)
             .map(|(name, _)| name.clone())
             .collect(),
+        success_levels: settings.success_level_names(),
     }
 }
 
@@ -574,7 +584,7 @@ fn check_known(
 }
 
 /// The names one table may refer to.
-struct Names<'a> {
+pub(super) struct Names<'a> {
     settings: &'a Settings,
     tables: &'a [(Table, &'a SourceFile)],
     scripts: &'a [Script],
@@ -739,7 +749,7 @@ impl Names<'_> {
         }
     }
 
-    fn check_actions(
+    pub(super) fn check_actions(
         &self,
         actions: &[Spanned<Action>],
         file: &SourceFile,

@@ -19,7 +19,7 @@ use toml::Spanned as TomlSpanned;
 
 use super::Problems;
 use super::problem::RulesetProblem;
-use crate::engine::reads::{DecisionScope, Vocabulary};
+use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::engine::tactics::{Pick, PriorityList, Rule, WrittenRule};
 use crate::expr::{compile_bool, compile_number};
 use crate::source::{SourceFile, Span};
@@ -56,7 +56,11 @@ pub(super) fn compile_lists(
 ) -> IndexMap<String, PriorityList> {
     let mut lists = IndexMap::new();
     for (decision, entries) in decoded {
-        let mut scope = DecisionScope::new(vocabulary, format!("the tactics for `{decision}`"));
+        let mut scope = FightScope::new(
+            vocabulary,
+            Place::Decision,
+            format!("the tactics for `{decision}`"),
+        );
         let mut rules = Vec::new();
         let mut written = Vec::new();
         for entry in entries {
@@ -89,7 +93,7 @@ pub(super) fn compile_lists(
                 continue;
             }
             let mut compiled = true;
-            let mut number = |text: &TomlSpanned<String>, scope: &mut DecisionScope<'_>| {
+            let mut number = |text: &TomlSpanned<String>, scope: &mut FightScope<'_>| {
                 compile_number(file, text.get_ref(), content(text).start, scope)
                     .map_err(|found| {
                         compiled = false;

@@ -113,6 +113,40 @@ impl Hooks {
     }
 }
 
+impl Hooks {
+    /// Run a table row's (or a `combat.toml` rule's) `script module::function`; an
+    /// error names the script, its line and the row.
+    pub fn call_row(
+        &self,
+        fight: &FightHandle,
+        who: Option<usize>,
+        table: &str,
+        row: &str,
+        call: &crate::engine::ScriptCall,
+    ) -> Result<(), ScriptFailure> {
+        let ruleset = fight.ruleset();
+        call_row_script(fight, who, table, row, call)
+            .map(drop)
+            .map_err(|error| {
+                let script = ruleset.scripts.iter().find(|s| s.module == call.module);
+                match script {
+                    Some(script) => failure(
+                        ruleset,
+                        script,
+                        &format!("{}::{}", call.module, call.function),
+                        &error,
+                    ),
+                    None => ScriptFailure {
+                        src: None,
+                        span: None,
+                        hook: format!("{}::{}", call.module, call.function),
+                        message: error.to_string(),
+                    },
+                }
+            })
+    }
+}
+
 /// Call `function` of `script` with `args`, without running the script's top level again.
 pub fn call_function(
     ruleset: &Ruleset,

@@ -1,0 +1,117 @@
+//! How the expressions of the turn and the exchange read the fight while it runs: each
+//! read takes the fight's state for that read only, so that a die asked of a person can
+//! let them look at the fight meanwhile.
+
+use crate::dice::DiceExpr;
+use crate::expr::{Env, Slot};
+use crate::ruleset::Weapon;
+
+use super::super::FightHandle;
+use super::super::reads::{Bound, Read, World, held, opponent};
+
+/// The environment of one expression of `combat.toml`: the fight, what its names stand
+/// for, and what a die rolled here is for.
+pub(super) struct FightEnv<'f> {
+    fight: &'f FightHandle,
+    reads: &'f [Read],
+    pub bound: Bound<'f>,
+    /// What a die rolled here is for, as the log says it.
+    pub purpose: &'f str,
+    saved: Vec<(Option<usize>, Option<&'f Weapon>)>,
+}
+
+impl<'f> FightEnv<'f> {
+    pub fn new(fight: &'f FightHandle, me: usize) -> Self {
+        let reads = fight
+            .ruleset()
+            .combat
+            .as_ref()
+            .map_or(&[][..], |c| &c.reads);
+        FightEnv {
+            fight,
+            reads,
+            bound: Bound {
+                me,
+                ..Bound::default()
+            },
+            purpose: "",
+            saved: Vec::new(),
+        }
+    }
+
+    fn read<T>(&self, slot: Slot, read: impl FnOnce(&World<'_>, &Bound<'f>, &Read) -> T) -> T {
+        let ruleset = self.fight.ruleset();
+        let core = self.fight.core();
+        let world = World {
+            core: &core,
+            equipment: &ruleset.equipment,
+            vocabulary: &ruleset.tactics.vocabulary,
+            fight_options: self.fight.fight_options(),
+            offered: &[],
+        };
+        read(&world, &self.bound, &self.reads[slot.0 as usize])
+    }
+
+    fn roll_dice(&mut self, dice: &DiceExpr) -> i64 {
+        // A die that cannot be rolled (given dice run out) stops the fight: the stage
+        // that evaluated this finds the error recorded and returns it.
+        self.fight
+            .roll_expr(Some(self.bound.me), dice, self.purpose)
+            .unwrap_or(0)
+    }
+}
+
+impl Env for FightEnv<'_> {
+    fn number(&self, slot: Slot) -> i64 {
+        self.read(slot, |world, bound, read| world.number(bound, read))
+    }
+
+    fn flag(&self, slot: Slot) -> bool {
+        self.read(slot, |world, bound, read| world.flag(bound, read))
+    }
+
+    fn symbol(&self, slot: Slot) -> u32 {
+        self.read(slot, |world, bound, read| world.symbol(bound, read))
+    }
+
+    fn roll_slot(&mut self, slot: Slot) -> i64 {
+        match self.reads[slot.0 as usize] {
+            Read::ItemDamage => match self.bound.item.and_then(|w| w.damage.as_ref()) {
+                Some(dice) => self.roll_dice(dice),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    fn roll(&mut self, dice: &DiceExpr) -> i64 {
+        self.roll_dice(dice)
+    }
+
+    fn bind(&mut self, collection: Slot, index: usize) -> bool {
+        let fight = self.fight;
+        let me = self.bound.me;
+        match self.reads[collection.0 as usize] {
+            Read::EachOpponent => {
+                self.bound.other = opponent(&fight.core(), me, index);
+                self.bound.other.is_some()
+            }
+            Read::EachWeapon => {
+                self.bound.item = held(&fight.core(), &fight.ruleset().equipment, me, index);
+                self.bound.item.is_some()
+            }
+            _ => false,
+        }
+    }
+
+    fn enter(&mut self, _: Slot) {
+        self.saved.push((self.bound.other, self.bound.item));
+    }
+
+    fn leave(&mut self, _: Slot) {
+        if let Some((other, item)) = self.saved.pop() {
+            self.bound.other = other;
+            self.bound.item = item;
+        }
+    }
+}

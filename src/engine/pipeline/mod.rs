@@ -1,0 +1,117 @@
+//! The combat sequence as data: what a ruleset's `combat.toml` says, compiled, and the
+//! engine's running of it. The turn (initiative, the action budget, the actions offered,
+//! who is out) and the exchange (the attack's test, whether it hits, the damage, what
+//! follows) are expressions and table actions the engine evaluates natively; a ruleset
+//! that leaves a step out of `combat.toml` keeps the rhai hook of `[hooks]` for it.
+//!
+//! One module per stage: [`turn`] for the turn's steps, [`test`] for rolling a test kind,
+//! [`exchange`] for the exchange's stages; [`env`] is how their expressions read the fight.
+
+mod env;
+mod exchange;
+mod test;
+mod turn;
+
+use crate::expr::{Condition, Number};
+use crate::source::Spanned;
+use crate::tables::Action;
+
+use super::reads::{Read, Vocabulary};
+
+/// A ruleset's `combat.toml`, compiled: every expression reads the slots of `reads`.
+#[derive(Clone, Debug, Default)]
+pub struct Combat {
+    pub vocabulary: Vocabulary,
+    pub reads: Vec<Read>,
+    pub turn: Turn,
+    pub tests: Vec<TestKind>,
+    pub exchanges: Vec<Exchange>,
+}
+
+/// `[turn]`: each step the engine asks of a ruleset; `None` leaves it to the hook.
+#[derive(Clone, Debug, Default)]
+pub struct Turn {
+    /// Rolled for each combatant still in the fight at the start of each round.
+    pub initiative: Option<Number>,
+    /// The actions a combatant has in a round.
+    pub actions: Option<Number>,
+    /// Whether a combatant is out of the fight.
+    pub out_of_fight: Option<Condition>,
+    /// The actions a combatant may choose on its turn, offered in this order; empty
+    /// leaves the `choices` and `act` hooks to say them.
+    pub choices: Vec<TurnAction>,
+}
+
+/// One action of the turn.
+#[derive(Clone, Debug)]
+pub struct TurnAction {
+    pub name: String,
+    /// Offered only while this holds.
+    pub guard: Option<Condition>,
+    /// The exchange it runs (an index into [`Combat::exchanges`]).
+    pub exchange: usize,
+}
+
+/// A kind of test: how its die is rolled, what it is against, and the levels it gives.
+#[derive(Clone, Debug)]
+pub struct TestKind {
+    pub name: String,
+    pub roll: Number,
+    /// The number compared (the roll and its bonuses); the roll itself when absent.
+    pub total: Option<Number>,
+    pub target: Number,
+    /// Tried in order: the first whose guard holds is the result; the last when none.
+    pub levels: Vec<Level>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// The place of the level in `success_levels`.
+    pub level: u32,
+    pub guard: Condition,
+}
+
+/// An exchange: one combatant attacks another.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    pub name: String,
+    /// What the log calls the attacker's test.
+    pub label: String,
+    /// The attacker's test (an index into [`Combat::tests`]).
+    pub test: usize,
+    /// Whether the blow lands.
+    pub hits: Condition,
+    /// The damage of a blow that lands, to the defender's pool.
+    pub damage: Option<Number>,
+    /// What follows, in order: each rule's actions, where its guard holds.
+    pub after: Vec<After>,
+}
+
+/// A rule of an exchange's `after` stage.
+#[derive(Clone, Debug)]
+pub struct After {
+    pub guard: Condition,
+    /// Whom the actions befall.
+    pub to: Role,
+    pub actions: Vec<Spanned<Action>>,
+}
+
+/// A combatant's part in an exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Attacker,
+    Defender,
+}
+
+impl Combat {
+    /// Whether `combat.toml` runs the whole turn, so that no hook of `[hooks]` is needed.
+    pub fn provides(&self, hook: &str) -> bool {
+        match hook {
+            "initiative" => self.turn.initiative.is_some(),
+            "actions" => self.turn.actions.is_some(),
+            "out_of_fight" => self.turn.out_of_fight.is_some(),
+            "choices" | "act" => !self.turn.choices.is_empty(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Rolling a test kind: the die, the total, the target, then the first level whose
+//! guard holds.
+
+use super::super::reads::TestResult;
+use super::TestKind;
+use super::env::FightEnv;
+
+/// Roll a test of `kind` for the combatant `env` binds as `self`. The roll, total and
+/// target are bound for the level guards to read, in that order: a total may read the
+/// roll, a guard all three.
+pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
+    let roll = kind.roll.eval(env);
+    env.bound.test = TestResult {
+        roll,
+        total: roll,
+        ..TestResult::default()
+    };
+    if let Some(total) = &kind.total {
+        env.bound.test.total = total.eval(env);
+    }
+    env.bound.test.target = kind.target.eval(env);
+    // The loader requires at least one level; the last is what no guard claims.
+    let last = kind.levels.last().map_or(0, |level| level.level);
+    env.bound.test.level = kind
+        .levels
+        .iter()
+        .find(|level| level.guard.eval(env))
+        .map_or(last, |level| level.level);
+    env.bound.test
+}

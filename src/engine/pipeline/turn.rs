@@ -1,0 +1,89 @@
+//! The turn's steps from `[turn]`: initiative, the action budget, the actions offered
+//! and who is out. A step `combat.toml` leaves out is asked of the ruleset's hook.
+
+use super::super::{FightError, FightHandle, HookArgument};
+use super::Combat;
+use super::env::FightEnv;
+
+impl FightHandle {
+    fn combat(&self) -> Option<&Combat> {
+        self.ruleset().combat.as_ref()
+    }
+
+    /// Evaluate an expression of `combat.toml` with `who` as `self`; a die that could not
+    /// be rolled stops the fight here.
+    fn evaluate<T>(
+        &self,
+        who: usize,
+        purpose: &str,
+        expression: impl FnOnce(&mut FightEnv<'_>) -> T,
+    ) -> Result<T, FightError> {
+        let mut env = FightEnv::new(self, who);
+        env.purpose = purpose;
+        let value = expression(&mut env);
+        self.fatal()?;
+        Ok(value)
+    }
+
+    /// The error a primitive recorded, if one must stop the fight.
+    pub(super) fn fatal(&self) -> Result<(), FightError> {
+        match self.core().fatal.take() {
+            Some(fatal) => Err(fatal),
+            None => Ok(()),
+        }
+    }
+
+    pub(in crate::engine) fn roll_initiative(&self, who: usize) -> Result<i64, FightError> {
+        match self.combat().and_then(|c| c.turn.initiative.as_ref()) {
+            Some(initiative) => self.evaluate(who, "initiative", |env| initiative.eval(env)),
+            None => Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int()),
+        }
+    }
+
+    pub(in crate::engine) fn action_budget(&self, who: usize) -> Result<i64, FightError> {
+        match self.combat().and_then(|c| c.turn.actions.as_ref()) {
+            Some(actions) => self.evaluate(who, "actions", |env| actions.eval(env)),
+            None => Ok(self.hook("actions", &[HookArgument::Who(who)])?.as_int()),
+        }
+    }
+
+    pub(in crate::engine) fn is_out_of_fight(&self, who: usize) -> Result<bool, FightError> {
+        match self.combat().and_then(|c| c.turn.out_of_fight.as_ref()) {
+            Some(out) => self.evaluate(who, "", |env| out.eval(env)),
+            None => Ok(self
+                .hook("out_of_fight", &[HookArgument::Who(who)])?
+                .as_bool()),
+        }
+    }
+
+    /// The actions `who` may choose now, in the order `combat.toml` lists them.
+    pub(in crate::engine) fn offered_actions(&self, who: usize) -> Result<Vec<String>, FightError> {
+        let Some(combat) = self.combat().filter(|c| !c.turn.choices.is_empty()) else {
+            return Ok(self
+                .hook("choices", &[HookArgument::Who(who)])?
+                .as_strings());
+        };
+        self.evaluate(who, "", |env| {
+            combat
+                .turn
+                .choices
+                .iter()
+                .filter(|action| action.guard.as_ref().is_none_or(|guard| guard.eval(env)))
+                .map(|action| action.name.clone())
+                .collect()
+        })
+    }
+
+    /// Do the action `who` chose: the exchange `combat.toml` names, or the `act` hook.
+    pub(in crate::engine) fn act(&self, who: usize, action: String) -> Result<(), FightError> {
+        let native = self
+            .combat()
+            .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
+        match native {
+            Some(action) => self.run_exchange(who, action.exchange),
+            None => self
+                .hook("act", &[HookArgument::Who(who), HookArgument::Text(action)])
+                .map(drop),
+        }
+    }
+}
