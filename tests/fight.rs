@@ -56,6 +56,74 @@ fn given_dice_are_replayed_and_running_out_is_reported() {
     snapshot("given_dice_run_out", text(&output.stderr));
 }
 
+/// Fight the skirmish in `dir` (a copy of the fixture, or the fixture itself) with the
+/// given dice; the log and the error.
+fn skirmish_with_dice(
+    dir: &std::path::Path,
+    ruleset: &std::path::Path,
+    dice: &str,
+) -> (String, String) {
+    fs::write(dir.join("dice.txt"), dice).unwrap();
+    let scenario = ruleset.join("scenarios/skirmish.toml");
+    let output = affray(
+        dir,
+        &["fight", scenario.to_str().unwrap(), "--dice", "dice.txt"],
+    );
+    (text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn the_fixture_fights_by_its_combat_toml_with_given_dice() {
+    let dir = scratch("combat-toml");
+    // Initiative 10 each: Kara 13, Raider 1 11, Raider 2 11, Dunmore 10. Kara rolls a
+    // natural 20 (a critical: the weapon's 1D6 twice, 3 and 4, plus her bonus of 1);
+    // Raider 1 rolls a natural 1 (a fumble: the fumble table's 4 is Off Balance).
+    let fixture = root().join("tests/fixtures/d20_skirmish");
+    let (log, error) = skirmish_with_dice(&dir, &fixture, "10 10 10 10\n20 3 4\n1 4\n");
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        log.contains("Kara: attack against defence 12, rolled 25: critical"),
+        "{log}"
+    );
+    assert!(log.contains("Raider 1 takes 8, 4 HP left"), "{log}");
+    assert!(
+        log.contains("Raider 1: attack against defence 15, rolled 4: fumble"),
+        "{log}"
+    );
+    assert!(
+        log.contains("fumble for Raider 1: 4 → Off Balance"),
+        "{log}"
+    );
+    assert!(log.contains("Raider 1: off_balance for 1 round"), "{log}");
+    assert!(
+        error.contains("attack for Raider 2 needs a 1D20"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_house_rule_in_combat_toml_changes_the_fight() {
+    let dir = scratch("combat-house-rule");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    // The house rule: a natural 19 is a critical too.
+    common::edit(
+        &dir.join("d20_skirmish/combat.toml"),
+        "critical = \"roll == 20\"",
+        "critical = \"roll >= 19\"",
+    );
+    let ruleset = dir.join("d20_skirmish");
+    let (log, _) = skirmish_with_dice(&dir, &ruleset, "10 10 10 10\n19 3 4\n");
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        log.contains("Kara: attack against defence 12, rolled 24: critical"),
+        "{log}"
+    );
+    assert!(log.contains("Raider 1 takes 8, 4 HP left"), "{log}");
+}
+
 #[test]
 fn an_impossible_given_value_is_refused() {
     let dir = scratch("impossible");
