@@ -96,7 +96,7 @@ fn the_fixture_fights_by_its_combat_toml_with_given_dice() {
     );
     assert!(log.contains("Raider 1: off_balance for 1 round"), "{log}");
     assert!(
-        error.contains("attack for Raider 2 needs a 1D20"),
+        error.contains("attack against defence for Raider 2 needs a 1D20"),
         "{error}"
     );
 }
@@ -111,8 +111,8 @@ fn a_house_rule_in_combat_toml_changes_the_fight() {
     // The house rule: a natural 19 is a critical too.
     common::edit(
         &dir.join("d20_skirmish/combat.toml"),
-        "critical = \"roll == 20\"",
-        "critical = \"roll >= 19\"",
+        "[\"critical\", \"roll == 20\"]",
+        "[\"critical\", \"roll >= 19\"]",
     );
     let ruleset = dir.join("d20_skirmish");
     let (log, _) = skirmish_with_dice(&dir, &ruleset, "10 10 10 10\n19 3 4\n");

@@ -30,6 +30,8 @@ pub struct Vocabulary {
     pub weapon_reaches: Vec<String>,
     /// Statistics whose values are texts (`skill_of` reads the skill one names).
     pub text_statistics: Vec<String>,
+    /// Statistics whose values are dice (`damage_modifier = "+1D4"`), rolled where read.
+    pub dice_statistics: Vec<String>,
     /// Best first; a test's `level` is one of them.
     pub success_levels: Vec<String>,
 }
@@ -71,6 +73,8 @@ pub enum Read {
     Characteristic(Who, String),
     Skill(Who, String),
     Statistic(Who, String),
+    /// A dice statistic, rolled where read.
+    StatisticDice(Who, String),
     Value(Who, String),
     Condition(Who, String),
     Option(Who, String),
@@ -117,6 +121,20 @@ pub enum Read {
     TestTarget,
     /// The result of the exchange's attack test.
     Attack(TestField),
+    /// The result of the defender's test (or the level an unopposed defence counts as).
+    Defence(TestField),
+    /// Whether the defender chose the exchange's reaction of this index (`None`: no
+    /// reaction).
+    Reaction(Option<u32>),
+    /// Whether the attacker (`true`) or the defender won the outcome.
+    OutcomeWon(bool),
+    /// The levels the outcome's winner won.
+    OutcomeLevels,
+    /// The blow's damage taken (after armour), and as rolled.
+    Damage,
+    Rolled,
+    /// The maximum hit points of the location bound.
+    LocationMaxHitPoints,
 }
 
 /// What a test's result offers (`attack.level`, `attack.roll`, ...).
@@ -135,6 +153,17 @@ pub struct TestResult {
     pub roll: i64,
     pub total: i64,
     pub target: i64,
+}
+
+impl TestResult {
+    fn field(&self, field: TestField) -> i64 {
+        match field {
+            TestField::Level => i64::from(self.level),
+            TestField::Roll => self.roll,
+            TestField::Total => self.total,
+            TestField::Target => self.target,
+        }
+    }
 }
 
 /// Fields a combatant has besides its declared names.
@@ -168,6 +197,8 @@ pub struct FightScope<'v> {
     /// Names not offered by the expression being compiled (a test's `total` cannot
     /// read itself).
     pub hidden: &'static [&'static str],
+    /// The reactions of the exchange being compiled (`reaction.parry`).
+    pub reactions: Vec<String>,
     domains: [Domain; 3],
 }
 
@@ -184,6 +215,7 @@ impl<'v> FightScope<'v> {
             at,
             may_roll: false,
             hidden: &[],
+            reactions: Vec::new(),
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
                 domain("weapon reach", &vocabulary.weapon_reaches),
@@ -203,7 +235,8 @@ impl<'v> FightScope<'v> {
                 "self", "other", "weapon", "roll", "total", "target", "round", "fight",
             ],
             Place::Exchange => &[
-                "attacker", "defender", "self", "other", "weapon", "attack", "round", "fight",
+                "attacker", "defender", "self", "other", "weapon", "attack", "defence", "reaction",
+                "outcome", "location", "damage", "rolled", "round", "fight",
             ],
         };
         roots
@@ -277,6 +310,11 @@ impl<'v> FightScope<'v> {
             ["statistic", name] if declared(&vocabulary.statistics, name) => {
                 self.slot(Read::Statistic(who, name.into()), Type::Number)
             }
+            ["statistic", name]
+                if declared(&vocabulary.dice_statistics, name) && self.at != Place::Decision =>
+            {
+                self.slot(Read::StatisticDice(who, name.into()), Type::Dice)
+            }
             ["statistic", _] => unknown(2, vocabulary.statistics.clone()),
             ["option", name] if declared(&vocabulary.combatant_options, name) => {
                 self.slot(Read::Option(who, name.into()), Type::Bool)
@@ -329,14 +367,41 @@ impl Scope for FightScope<'_> {
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
+            ["location", "max_hit_points"] => self.slot(Read::LocationMaxHitPoints, Type::Number),
             ["location", _] => Resolution::Unknown {
                 at: 1,
-                known: ["armour", "hit_points"].map(String::from).to_vec(),
+                known: ["armour", "hit_points", "max_hit_points"]
+                    .map(String::from)
+                    .to_vec(),
+            },
+            ["damage"] => self.slot(Read::Damage, Type::Number),
+            ["rolled"] => self.slot(Read::Rolled, Type::Number),
+            ["outcome", "attacker"] => self.slot(Read::OutcomeWon(true), Type::Bool),
+            ["outcome", "defender"] => self.slot(Read::OutcomeWon(false), Type::Bool),
+            ["outcome", "levels"] => self.slot(Read::OutcomeLevels, Type::Number),
+            ["outcome", _] => Resolution::Unknown {
+                at: 1,
+                known: ["attacker", "defender", "levels"]
+                    .map(String::from)
+                    .to_vec(),
+            },
+            ["reaction", "none"] => self.slot(Read::Reaction(None), Type::Bool),
+            ["reaction", name] => match self.reactions.iter().position(|r| r == name) {
+                Some(at) => self.slot(Read::Reaction(Some(at as u32)), Type::Bool),
+                None => Resolution::Unknown {
+                    at: 1,
+                    known: self
+                        .reactions
+                        .iter()
+                        .cloned()
+                        .chain(["none".to_string()])
+                        .collect(),
+                },
             },
             ["roll"] => self.slot(Read::TestRoll, Type::Number),
             ["total"] => self.slot(Read::TestTotal, Type::Number),
             ["target"] => self.slot(Read::TestTarget, Type::Number),
-            ["attack", field] if exchange => {
+            [test @ ("attack" | "defence"), field] if exchange => {
                 let (field, ty) = match *field {
                     "level" => (TestField::Level, Type::Symbol(LEVELS)),
                     "roll" => (TestField::Roll, Type::Number),
@@ -351,7 +416,12 @@ impl Scope for FightScope<'_> {
                         };
                     }
                 };
-                self.slot(Read::Attack(field), ty)
+                let read = if *test == "attack" {
+                    Read::Attack(field)
+                } else {
+                    Read::Defence(field)
+                };
+                self.slot(read, ty)
             }
             ["round"] => self.slot(Read::Round, Type::Number),
             ["fight", "option", name]
@@ -417,6 +487,15 @@ pub struct Bound<'a> {
     /// The test being rolled: its roll, total and target so far.
     pub test: TestResult,
     pub attack: Option<TestResult>,
+    pub defence: Option<TestResult>,
+    /// The reaction chosen (its index among the exchange's), if any.
+    pub reaction: Option<u32>,
+    /// Who won the outcome (`true`: the attacker) and by how many levels.
+    pub outcome: Option<(bool, u32)>,
+    /// Whose `location` is (the defender's in an exchange); `me` when `None`.
+    pub location_of: Option<usize>,
+    pub damage: i64,
+    pub rolled: i64,
 }
 
 /// The fight an expression reads, at one moment.
@@ -561,27 +640,25 @@ impl<'a> World<'a> {
                         .map_or(0, |first| c.skill(first)),
                 })
             }
-            Read::LocationArmour => bound.location.map_or(0, |name| {
-                core.combatants[bound.me]
-                    .locations
-                    .get(name)
-                    .map_or(0, |l| l.armour)
-            }),
-            Read::LocationHitPoints => bound.location.map_or(0, |name| {
-                core.combatants[bound.me]
-                    .locations
-                    .get(name)
-                    .map_or(0, |l| l.hit_points)
-            }),
+            Read::LocationArmour | Read::LocationHitPoints | Read::LocationMaxHitPoints => {
+                let owner = bound.location_of.unwrap_or(bound.me);
+                bound
+                    .location
+                    .and_then(|name| core.combatants[owner].locations.get(name))
+                    .map_or(0, |location| match read {
+                        Read::LocationArmour => location.armour,
+                        Read::LocationHitPoints => location.hit_points,
+                        _ => location.max_hit_points,
+                    })
+            }
+            Read::Defence(field) => bound.defence.map_or(0, |test| test.field(*field)),
+            Read::OutcomeLevels => bound.outcome.map_or(0, |(_, levels)| i64::from(levels)),
+            Read::Damage => bound.damage,
+            Read::Rolled => bound.rolled,
             Read::TestRoll => bound.test.roll,
             Read::TestTotal => bound.test.total,
             Read::TestTarget => bound.test.target,
-            Read::Attack(field) => bound.attack.map_or(0, |attack| match field {
-                TestField::Roll => attack.roll,
-                TestField::Total => attack.total,
-                TestField::Target => attack.target,
-                TestField::Level => i64::from(attack.level),
-            }),
+            Read::Attack(field) => bound.attack.map_or(0, |test| test.field(*field)),
             _ => 0,
         }
     }
@@ -605,6 +682,8 @@ impl<'a> World<'a> {
             Read::Offered(option) => self.offered.contains(option),
             Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
             Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
+            Read::Reaction(index) => bound.reaction == *index,
+            Read::OutcomeWon(attacker) => bound.outcome.is_some_and(|(won, _)| won == *attacker),
             _ => false,
         }
     }
@@ -625,6 +704,7 @@ impl<'a> World<'a> {
                 item.and_then(|w| w.reach.as_ref()),
             ),
             Read::Attack(TestField::Level) => bound.attack.map_or(u32::MAX, |a| a.level),
+            Read::Defence(TestField::Level) => bound.defence.map_or(u32::MAX, |d| d.level),
             _ => u32::MAX,
         }
     }

@@ -16,10 +16,11 @@
 //! roll = "1d20"
 //! total = "roll + self.statistic.attack_bonus"
 //! target = "other.statistic.defence"
-//! [tests.attack.levels]          # the first that holds, in this order
-//! fumble = "roll == 1"
-//! hit = "total >= target"
-//! miss = "true"
+//! levels = [                     # the first that holds, in this order
+//!   ["fumble", "roll == 1"],
+//!   ["hit", "total >= target"],
+//!   ["miss", "true"],
+//! ]
 //!
 //! [exchanges.melee]
 //! test = "attack"
@@ -37,11 +38,15 @@ use toml::Spanned as TomlSpanned;
 use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
-use crate::engine::pipeline::{After, Combat, Exchange, Level, Role, TestKind, Turn, TurnAction};
+use crate::engine::pipeline::{
+    After, Combat, Exchange, Level, OutcomeMatrix, Reaction, Role, TestKind, Turn, TurnAction,
+    WoundRule,
+};
 use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::parse::parse_actions;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, Spanned};
+use crate::tables::{Action, Cell, Key, Table, TableKind};
 
 type Text = TomlSpanned<String>;
 
@@ -81,7 +86,8 @@ struct TestEntry {
     roll: Text,
     total: Option<Text>,
     target: Text,
-    levels: IndexMap<String, Text>,
+    /// `[level, condition]` pairs, tried in the order written.
+    levels: Vec<(Text, Text)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,10 +95,41 @@ struct TestEntry {
 struct ExchangeEntry {
     label: Option<String>,
     test: Text,
+    #[serde(default)]
+    reactions: Vec<ReactionEntry>,
+    unopposed: Option<Text>,
+    outcome: Option<Text>,
     hits: Text,
     damage: Option<Text>,
+    location: Option<Text>,
+    armour: Option<Text>,
+    #[serde(default)]
+    wounds: Vec<WoundEntry>,
     #[serde(default)]
     after: Vec<AfterEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReactionEntry {
+    name: Text,
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    test: Text,
+    /// Actions it costs: 1 unless said.
+    cost: Option<u32>,
+    /// Made with the first weapon in hand (a parry), or with none (a dodge).
+    weapon: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WoundEntry {
+    level: String,
+    #[serde(rename = "if")]
+    guard: Text,
+    #[serde(rename = "do")]
+    actions: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -153,6 +190,11 @@ impl<'a> Compiler<'a> {
     }
 
     fn unknown(&mut self, code: &'static str, kind: &'static str, text: &Text, known: Vec<String>) {
+        let from = match kind {
+            "success level" => "in ruleset.toml `success_levels`",
+            "table" => "of this ruleset",
+            _ => "in combat.toml",
+        };
         self.problems.push(
             UnknownName::new(
                 code,
@@ -160,11 +202,135 @@ impl<'a> Compiler<'a> {
                 self.file,
                 text.get_ref(),
                 content(text),
-                "in combat.toml",
+                from,
                 known,
             )
             .into(),
         );
+    }
+
+    /// Actions written in a TOML string, parsed and checked like a table row's.
+    fn actions(&mut self, text: &Text, names: &Names<'_>) -> Option<Vec<Spanned<Action>>> {
+        match parse_actions(self.file, text.get_ref(), content(text).start) {
+            Ok(actions) => {
+                names.check_actions(&actions, self.file, self.problems);
+                Some(actions)
+            }
+            Err(error) => {
+                self.problems.push(error.into());
+                None
+            }
+        }
+    }
+
+    /// A table of the ruleset by the name written here, of the kind wanted.
+    fn table<'t>(&mut self, text: &Text, names: &'t Names<'_>, kind: &str) -> Option<&'t Table> {
+        let tables = names.tables;
+        let Some((table, _)) = tables.iter().find(|(t, _)| t.name.value == *text.get_ref()) else {
+            self.unknown(
+                "affray::combat::unknown_table",
+                "table",
+                text,
+                tables.iter().map(|(t, _)| t.name.value.clone()).collect(),
+            );
+            return None;
+        };
+        // A roll table is written `table NAME ... roll DICE`.
+        let found = match table.kind.keyword() {
+            "table" => "roll",
+            other => other,
+        };
+        if found != kind {
+            self.rule(
+                content(text),
+                &format!("a {found} table"),
+                format!(
+                    "`{}` is a {found} table; this needs a {kind} table",
+                    text.get_ref(),
+                ),
+                "name a table of that kind, or write one in tables/",
+            );
+            return None;
+        }
+        Some(table)
+    }
+
+    /// A matrix whose axes are named `attacker` and `defender`, keyed by success level,
+    /// read into (winner, levels) by level ids.
+    fn outcome(
+        &mut self,
+        text: &Text,
+        names: &Names<'_>,
+        levels: &[String],
+    ) -> Option<OutcomeMatrix> {
+        let table = self.table(text, names, "matrix")?;
+        let TableKind::Matrix(matrix) = &table.kind else {
+            return None;
+        };
+        let axes = [
+            matrix.rows_axis.name.value.as_str(),
+            matrix.cols_axis.name.value.as_str(),
+        ];
+        let defender_rows = match axes {
+            ["defender", "attacker"] => true,
+            ["attacker", "defender"] => false,
+            _ => {
+                self.rule(
+                    content(text),
+                    "axes not named attacker and defender",
+                    format!(
+                        "the matrix `{}` has axes `{}` and `{}`; an outcome reads a matrix whose axes are `attacker` and `defender`",
+                        text.get_ref(),
+                        axes[0],
+                        axes[1]
+                    ),
+                    "write the matrix as `rows defender by success_level cols attacker by success_level`",
+                );
+                return None;
+            }
+        };
+        let level = |key: &Key| match key {
+            Key::Name(name) => levels.iter().position(|l| l == name),
+            Key::Range(_) => None,
+        };
+        let count = levels.len();
+        let mut cells = vec![None; count * count];
+        for row in &matrix.rows {
+            let Some(row_level) = level(&row.key.value) else {
+                continue;
+            };
+            for (column, cell) in matrix.columns.iter().zip(&row.cells) {
+                let Some(column_level) = level(&column.value) else {
+                    continue;
+                };
+                let (defence, attack) = if defender_rows {
+                    (row_level, column_level)
+                } else {
+                    (column_level, row_level)
+                };
+                cells[defence * count + attack] = match &cell.value {
+                    Cell::Empty => None,
+                    Cell::Wins { side, levels } => Some((side.value == "attacker", *levels)),
+                    Cell::Result { .. } => {
+                        self.rule(
+                            content(text),
+                            "a cell that is not `attacker N`, `defender N` or `-`",
+                            format!(
+                                "the matrix `{}` has a cell an outcome cannot read",
+                                text.get_ref()
+                            ),
+                            "an outcome's cells say who wins how many levels: `attacker 1`, `defender 2`, or `-`",
+                        );
+                        return None;
+                    }
+                };
+            }
+        }
+        Some(OutcomeMatrix {
+            table: text.get_ref().clone(),
+            levels: count,
+            cells,
+        })
     }
 
     fn rule(&mut self, span: Span, label: &str, message: String, help: &str) {
@@ -224,29 +390,21 @@ pub(super) fn compile_combat(
         let mut levels = Vec::new();
         for (level, guard) in &entry.levels {
             let condition = compiler.condition(guard);
-            match vocabulary.success_levels.iter().position(|l| l == level) {
+            match vocabulary
+                .success_levels
+                .iter()
+                .position(|l| l == level.get_ref())
+            {
                 Some(at) => levels.extend(condition.map(|guard| Level {
                     level: at as u32,
                     guard,
                 })),
-                None => {
-                    let before = &file.text()[..guard.span().start];
-                    let span = before
-                        .rfind(level.as_str())
-                        .map_or(content(guard), |at| Span::new(at, at + level.len()));
-                    compiler.problems.push(
-                        UnknownName::new(
-                            "affray::combat::unknown_level",
-                            "success level",
-                            file,
-                            level,
-                            span,
-                            "in ruleset.toml `success_levels`",
-                            vocabulary.success_levels.clone(),
-                        )
-                        .into(),
-                    );
-                }
+                None => compiler.unknown(
+                    "affray::combat::unknown_level",
+                    "success level",
+                    level,
+                    vocabulary.success_levels.clone(),
+                ),
             }
         }
         if entry.levels.is_empty() {
@@ -254,7 +412,7 @@ pub(super) fn compile_combat(
                 content(&entry.roll),
                 "a test with no levels",
                 format!("the test `{name}` gives no level"),
-                "add [tests.NAME.levels] with one `level = \"condition\"` per success level, best first",
+                "add `levels = [[\"LEVEL\", \"CONDITION\"], ...]`, tried in the order written",
             );
         }
         if let (Some(roll), Some(target)) = (roll, target) {
@@ -271,15 +429,69 @@ pub(super) fn compile_combat(
     let exchange_names: Vec<String> = decoded.exchanges.keys().cloned().collect();
     let mut exchanges = Vec::new();
     for (name, entry) in &decoded.exchanges {
-        let test = test_names.iter().position(|t| t == entry.test.get_ref());
-        if test.is_none() {
-            compiler.unknown(
-                "affray::combat::unknown_test",
-                "test",
-                &entry.test,
-                test_names.clone(),
+        let test_of = |compiler: &mut Compiler<'_>, text: &Text| {
+            let found = test_names.iter().position(|t| t == text.get_ref());
+            if found.is_none() {
+                compiler.unknown(
+                    "affray::combat::unknown_test",
+                    "test",
+                    text,
+                    test_names.clone(),
+                );
+            }
+            found
+        };
+        let test = test_of(&mut compiler, &entry.test);
+        compiler.scope.reactions = entry
+            .reactions
+            .iter()
+            .map(|r| r.name.get_ref().clone())
+            .collect();
+        let mut reactions = Vec::new();
+        for reaction in &entry.reactions {
+            let test = test_of(&mut compiler, &reaction.test);
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the reaction `{}`'s `if`", reaction.name.get_ref()),
             );
+            let guard = reaction.guard.as_ref().and_then(|t| compiler.condition(t));
+            if let Some(test) = test
+                && (reaction.guard.is_none() || guard.is_some())
+            {
+                reactions.push(Reaction {
+                    name: reaction.name.get_ref().clone(),
+                    guard,
+                    test,
+                    cost: i64::from(reaction.cost.unwrap_or(1)),
+                    armed: reaction.weapon.unwrap_or(true),
+                });
+            }
         }
+        let unopposed = entry.unopposed.as_ref().and_then(|text| {
+            let found = vocabulary
+                .success_levels
+                .iter()
+                .position(|l| l == text.get_ref());
+            if found.is_none() {
+                compiler.unknown(
+                    "affray::combat::unknown_level",
+                    "success level",
+                    text,
+                    vocabulary.success_levels.clone(),
+                );
+            }
+            found.map(|at| at as u32)
+        });
+        let outcome = entry
+            .outcome
+            .as_ref()
+            .and_then(|text| compiler.outcome(text, names, &vocabulary.success_levels));
+        let location = entry.location.as_ref().and_then(|text| {
+            compiler
+                .table(text, names, "roll")
+                .map(|_| text.get_ref().clone())
+        });
         compiler.at(
             Place::Exchange,
             false,
@@ -292,6 +504,32 @@ pub(super) fn compile_combat(
             format!("the exchange `{name}`'s `damage`"),
         );
         let damage = entry.damage.as_ref().and_then(|t| compiler.number(t));
+        compiler.at(
+            Place::Exchange,
+            true,
+            format!("the exchange `{name}`'s `armour`"),
+        );
+        let armour = entry.armour.as_ref().and_then(|t| compiler.number(t));
+        let mut wounds = Vec::new();
+        for wound in &entry.wounds {
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the wound `{}` of `{name}`", wound.level),
+            );
+            let guard = compiler.condition(&wound.guard);
+            let actions = match &wound.actions {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
+            if let (Some(guard), Some(actions)) = (guard, actions) {
+                wounds.push(WoundRule {
+                    level: wound.level.clone(),
+                    guard,
+                    actions,
+                });
+            }
+        }
         let mut after = Vec::new();
         for rule in &entry.after {
             compiler.at(
@@ -304,39 +542,42 @@ pub(super) fn compile_combat(
                 None | Some("attacker") => Some(Role::Attacker),
                 Some("defender") => Some(Role::Defender),
                 Some(other) => {
-                    compiler.rule(
-                        content(rule.to.as_ref().expect("matched Some")),
-                        "not a part in the exchange",
-                        format!("`to = \"{other}\"`: an `after` rule befalls the attacker or the defender"),
-                        "write `to = \"attacker\"` (the default) or `to = \"defender\"`",
-                    );
+                    if let Some(text) = &rule.to {
+                        compiler.rule(
+                            content(text),
+                            "not a part in the exchange",
+                            format!("`to = \"{other}\"`: an `after` rule befalls the attacker or the defender"),
+                            "write `to = \"attacker\"` (the default) or `to = \"defender\"`",
+                        );
+                    }
                     None
                 }
             };
-            let actions =
-                match parse_actions(file, rule.actions.get_ref(), content(&rule.actions).start) {
-                    Ok(actions) => {
-                        names.check_actions(&actions, file, compiler.problems);
-                        Some(actions)
-                    }
-                    Err(error) => {
-                        compiler.problems.push(error.into());
-                        None
-                    }
-                };
+            let actions = compiler.actions(&rule.actions, names);
             if let (Some(guard), Some(to), Some(actions)) = (guard, to, actions) {
                 after.push(After { guard, to, actions });
             }
         }
+        let written = |text: &Option<Text>, compiled: bool| text.is_none() || compiled;
         if let (Some(test), Some(hits)) = (test, hits)
-            && (entry.damage.is_none() || damage.is_some())
+            && written(&entry.damage, damage.is_some())
+            && written(&entry.armour, armour.is_some())
+            && written(&entry.outcome, outcome.is_some())
+            && written(&entry.location, location.is_some())
+            && written(&entry.unopposed, unopposed.is_some())
         {
             exchanges.push(Exchange {
                 name: name.clone(),
                 label: entry.label.clone().unwrap_or_else(|| name.clone()),
                 test,
+                reactions,
+                unopposed,
+                outcome,
                 hits,
                 damage,
+                location,
+                armour,
+                wounds,
                 after,
             });
         }

@@ -430,6 +430,12 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .map(|(name, _)| name.clone())
             .collect(),
         success_levels: settings.success_level_names(),
+        dice_statistics: settings
+            .statistics
+            .iter()
+            .filter(|(_, kind)| **kind == StatisticKind::Dice)
+            .map(|(name, _)| name.clone())
+            .collect(),
     }
 }
 
@@ -586,7 +592,7 @@ fn check_known(
 /// The names one table may refer to.
 pub(super) struct Names<'a> {
     settings: &'a Settings,
-    tables: &'a [(Table, &'a SourceFile)],
+    pub(super) tables: &'a [(Table, &'a SourceFile)],
     scripts: &'a [Script],
     /// Modules that exist but did not compile: calls into them are not reported again.
     script_modules_failed: Vec<&'a str>,

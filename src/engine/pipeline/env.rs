@@ -7,7 +7,8 @@ use crate::expr::{Env, Slot};
 use crate::ruleset::Weapon;
 
 use super::super::FightHandle;
-use super::super::reads::{Bound, Read, World, held, opponent};
+use super::super::reads::{Bound, Read, Who, World, held, opponent};
+use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
 /// for, and what a die rolled here is for.
@@ -80,6 +81,20 @@ impl Env for FightEnv<'_> {
                 Some(dice) => self.roll_dice(dice),
                 None => 0,
             },
+            Read::StatisticDice(who, ref name) => {
+                let whom = match who {
+                    Who::Me => Some(self.bound.me),
+                    Who::Other => self.bound.other,
+                };
+                // Taken out of the state first: the state is not held while rolling.
+                let statistic = whom
+                    .and_then(|whom| self.fight.core().combatants[whom].statistic(name).cloned());
+                match statistic {
+                    Some(Statistic::Dice(dice)) => self.roll_dice(&dice),
+                    Some(Statistic::Number(n)) => n,
+                    _ => 0,
+                }
+            }
             _ => 0,
         }
     }

@@ -3,11 +3,13 @@
 
 use std::slice;
 
+use super::super::reads::TestResult;
 use super::super::reads::held;
 use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
-use super::{Exchange, Role};
+use super::{Combat, Exchange, Reaction, Role};
+use crate::ruleset::Ruleset;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -36,8 +38,13 @@ impl FightHandle {
         let mut env = FightEnv::new(self, attacker);
         env.bound.other = Some(defender);
         env.bound.item = held(&self.core(), &self.ruleset().equipment, attacker, 0);
+        env.bound.location_of = Some(defender);
+
+        // "The intention to parry must be declared before any attack roll is made."
+        let reaction = self.react(exchange, defender, &mut env)?;
+
         let test = &combat.tests[exchange.test];
-        env.purpose = &test.name;
+        env.purpose = &exchange.label;
         let attack = roll_test(test, &mut env);
         self.fatal()?;
         let level = &combat.vocabulary.success_levels[attack.level as usize];
@@ -50,19 +57,20 @@ impl FightHandle {
         );
         env.bound.attack = Some(attack);
 
-        if exchange.hits.eval(&mut env)
-            && let Some(damage) = &exchange.damage
-        {
-            env.purpose = "damage";
-            let amount = damage.eval(&mut env);
-            self.fatal()?;
-            let pool = self
-                .locations(defender)
-                .into_iter()
-                .next()
-                .unwrap_or_default();
-            self.damage(defender, &pool, amount)
-                .map_err(|message| self.combat_error(message))?;
+        env.bound.defence = match reaction {
+            Some(reaction) => Some(self.defend(combat, reaction, defender, &mut env)?),
+            None => exchange.unopposed.map(|level| TestResult {
+                level,
+                ..TestResult::default()
+            }),
+        };
+        if let (Some(outcome), Some(defence)) = (&exchange.outcome, env.bound.defence) {
+            env.bound.outcome =
+                outcome.cells[defence.level as usize * outcome.levels + attack.level as usize];
+        }
+
+        if exchange.hits.eval(&mut env) {
+            self.strike(exchange, defender, &mut env)?;
         }
 
         for rule in &exchange.after {
@@ -73,6 +81,129 @@ impl FightHandle {
                 };
                 self.perform(whom, &rule.actions, &exchange.name)?;
             }
+        }
+        Ok(())
+    }
+
+    /// The reaction stage: the reactions whose guard holds and whose cost the defender
+    /// can pay are offered with `none`; the chosen one is paid for.
+    fn react<'c>(
+        &self,
+        exchange: &'c Exchange,
+        defender: usize,
+        env: &mut FightEnv<'_>,
+    ) -> Result<Option<&'c Reaction>, FightError> {
+        if exchange.reactions.is_empty() {
+            return Ok(None);
+        }
+        let left = self.actions_left(defender);
+        let mut options: Vec<String> = exchange
+            .reactions
+            .iter()
+            .filter(|reaction| reaction.cost <= left)
+            .filter(|reaction| reaction.guard.as_ref().is_none_or(|guard| guard.eval(env)))
+            .map(|reaction| reaction.name.clone())
+            .collect();
+        if options.is_empty() {
+            return Ok(None);
+        }
+        options.push("none".into());
+        let chosen = self.choose(defender, "reaction", options)?;
+        let Some(at) = exchange.reactions.iter().position(|r| r.name == chosen) else {
+            return Ok(None);
+        };
+        let reaction = &exchange.reactions[at];
+        for _ in 0..reaction.cost {
+            self.spend_action(defender, &reaction.name);
+        }
+        env.bound.reaction = Some(at as u32);
+        Ok(Some(reaction))
+    }
+
+    /// The defender's test for its reaction, with itself as `self` and the weapon it
+    /// reacts with; logged under the reaction's name.
+    fn defend<'f>(
+        &'f self,
+        combat: &'f Combat,
+        reaction: &'f Reaction,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<TestResult, FightError> {
+        let attacker = env.bound.me;
+        let saved = (
+            env.bound.me,
+            env.bound.other,
+            env.bound.item,
+            env.bound.test,
+        );
+        env.bound.me = defender;
+        env.bound.other = Some(attacker);
+        env.bound.item = if reaction.armed {
+            held(&self.core(), &self.ruleset().equipment, defender, 0)
+        } else {
+            None
+        };
+        let test = &combat.tests[reaction.test];
+        env.purpose = &reaction.name;
+        let defence = roll_test(test, env);
+        (
+            env.bound.me,
+            env.bound.other,
+            env.bound.item,
+            env.bound.test,
+        ) = saved;
+        self.fatal()?;
+        let level = &combat.vocabulary.success_levels[defence.level as usize];
+        self.log_test(
+            defender,
+            &reaction.name,
+            defence.target,
+            defence.total,
+            level,
+        );
+        Ok(defence)
+    }
+
+    /// A blow that lands: its damage, the location, armour, the damage taken and the
+    /// first wound threshold it reaches.
+    fn strike<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        let Some(damage) = &exchange.damage else {
+            return Ok(());
+        };
+        env.purpose = "damage";
+        let rolled = damage.eval(env);
+        self.fatal()?;
+        env.bound.rolled = rolled;
+        let ruleset = self.ruleset();
+        let location: &str = match &exchange.location {
+            Some(table) => {
+                let rolled = self.roll_table(Some(defender), table, 0);
+                self.fatal()?;
+                let (row, _) = rolled.map_err(|message| self.combat_error(message))?;
+                // The row's name, as the ruleset's table holds it (it outlives the fight).
+                location_name(ruleset, table, &row.row)
+            }
+            // Without a location stage, a blow goes to the pool.
+            None => "total",
+        };
+        env.bound.location = Some(location);
+        let absorbed = match &exchange.armour {
+            Some(armour) => armour.eval(env).max(0),
+            None => 0,
+        };
+        let taken = (rolled - absorbed).max(0);
+        env.bound.damage = taken;
+        self.damage(defender, location, taken)
+            .map_err(|message| self.combat_error(message))?;
+        if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
+            self.wound(defender, Some(location), &wound.level)
+                .map_err(|message| self.combat_error(message))?;
+            self.perform(defender, &wound.actions, &wound.level)?;
         }
         Ok(())
     }
@@ -117,5 +248,17 @@ impl FightHandle {
     /// A rule of `combat.toml` that a fight cannot follow.
     fn combat_error(&self, message: String) -> FightError {
         FightError::Combat { message }
+    }
+}
+
+/// The name of the row `row` of the roll table `table`, borrowed from the ruleset.
+fn location_name<'r>(ruleset: &'r Ruleset, table: &str, row: &str) -> &'r str {
+    match ruleset.table(table).map(|t| &t.kind) {
+        Some(crate::tables::TableKind::Roll(roll)) => roll
+            .rows
+            .iter()
+            .find(|r| r.name.value == row)
+            .map_or("", |r| r.name.value.as_str()),
+        _ => "",
     }
 }

@@ -79,12 +79,61 @@ pub struct Exchange {
     pub label: String,
     /// The attacker's test (an index into [`Combat::tests`]).
     pub test: usize,
+    /// What the defender may do about it, declared before the attack is rolled
+    /// (decision `reaction`; `none` is always offered too).
+    pub reactions: Vec<Reaction>,
+    /// The level a defence counts as when the defender does not react ("treated as
+    /// having automatically rolled a Failure"); no defence at all when `None`.
+    pub unopposed: Option<u32>,
+    /// Who wins by how many levels, from the two tests.
+    pub outcome: Option<OutcomeMatrix>,
     /// Whether the blow lands.
     pub hits: Condition,
-    /// The damage of a blow that lands, to the defender's pool.
+    /// The damage of a blow that lands, as rolled.
     pub damage: Option<Number>,
+    /// The roll table whose row names the location hit; the defender's first location
+    /// (its pool) when `None`.
+    pub location: Option<String>,
+    /// What the location's armour stops of the damage.
+    pub armour: Option<Number>,
+    /// After damage is taken: the first wound whose guard holds is logged and its
+    /// actions befall the defender.
+    pub wounds: Vec<WoundRule>,
     /// What follows, in order: each rule's actions, where its guard holds.
     pub after: Vec<After>,
+}
+
+/// A reaction the defender may choose.
+#[derive(Clone, Debug)]
+pub struct Reaction {
+    pub name: String,
+    /// Offered only while this holds.
+    pub guard: Option<Condition>,
+    /// The defender's test (an index into [`Combat::tests`]).
+    pub test: usize,
+    /// The actions it costs; not offered when the defender has fewer left.
+    pub cost: i64,
+    /// Whether it is made with the defender's first weapon in hand (a parry), or with
+    /// none (a dodge).
+    pub armed: bool,
+}
+
+/// A matrix of the two tests' levels, read into (winner, levels) by level ids.
+#[derive(Clone, Debug)]
+pub struct OutcomeMatrix {
+    pub table: String,
+    /// How many success levels there are: the row length.
+    pub levels: usize,
+    /// `cells[defence * levels + attack]`: `Some((attacker won, levels))`, `None` for `-`.
+    pub cells: Vec<Option<(bool, u32)>>,
+}
+
+/// A wound threshold.
+#[derive(Clone, Debug)]
+pub struct WoundRule {
+    pub level: String,
+    pub guard: Condition,
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// A rule of an exchange's `after` stage.
