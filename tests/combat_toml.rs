@@ -1,8 +1,10 @@
 //! The exchange pipeline run from `combat.toml` alone: the d100 fixture
 //! (`tests/fixtures/d100_duel`, no script at all) fought with given dice, one test per
-//! stage — reactions and their cost, the outcome matrix, damage with a dice statistic, a
-//! critical's extra dice, hit location, armour, wound thresholds and their actions, the
-//! `after` rules.
+//! stage — reactions, their cost and the weapon they are made with, the outcome matrix,
+//! manoeuvres bought with won levels (role, required level, weapon trait, not twice) and
+//! read by later stages (`chosen.NAME`), damage with a dice statistic and `maximum(...)`,
+//! a critical's extra dice, hit location, armour, wound thresholds and their actions,
+//! the `after` rules.
 
 mod common;
 
@@ -49,45 +51,67 @@ fn a_parry_that_matches_the_attack_stops_it_and_costs_an_action() {
 }
 
 #[test]
-fn a_blow_that_wins_the_matrix_lands_through_armour_and_wounds_by_the_hit_points_left() {
-    // Bryn misses (parried or not, nothing lands); Aldric attacks with a 10 (success)
-    // against Bryn's parry of 98 (a failure): attacker 1. Damage: broadsword 1D8 = 5 and
-    // the damage modifier 1D4 = 2; the location 1D10 = 5 is the body (6 HP), leather
-    // stops 1: 6 taken, 0 left there, a serious wound: stunned and an action lost.
-    let (log, _) = duel("serious", "1 1\n80 30\n10 98 5 2 5\n", "");
+fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_armour() {
+    // Bryn fails (80) against Aldric's parry (30): defender 1. Aldric parries with the
+    // shield (`weapon = "shield"`), so Shield Bash is his to buy: Bryn loses an action,
+    // and has none left to parry with. Aldric's 10 then beats the unopposed failure:
+    // attacker 1, bought as Maximise Damage (the broadsword's 1D8 does 8) plus the
+    // damage modifier 1D4 = 2; the body (1D10 = 5, 6 HP) takes 10 less 1 armour: -3 left
+    // there, a serious wound, and another action lost.
+    let (log, _) = duel("serious", "1 1\n80 30\n10 2 5\n", "");
     has(&log, "Bryn: attack 70, rolled 80: failure");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(
+        &log,
+        "Aldric chooses manoeuvre: shield_bash (of stagger, shield_bash; tactics)",
+    );
     has(&log, "Aldric: attack 65, rolled 10: success");
-    has(&log, "Bryn: parry 70, rolled 98: failure");
-    has(&log, "1D8 damage for Aldric → 5");
+    assert!(!log.contains("Bryn chooses reaction"), "{log}");
+    has(
+        &log,
+        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, stagger; tactics)",
+    );
+    assert!(
+        !log.contains("1D8"),
+        "a maximised die is not rolled:\n{log}"
+    );
     has(&log, "1D4 damage for Aldric → 2");
     has(&log, "hit_location for Bryn: 5 → Body");
-    has(&log, "Bryn takes 6 to body, 0 HP left there");
+    has(&log, "Bryn takes 9 to body, -3 HP left there");
     has(&log, "Bryn: serious wound to body");
-    has(&log, "Bryn: stunned for 1 action");
-    has(&log, "Bryn loses 1 action");
+    assert_eq!(log.matches("Bryn loses 1 action").count(), 2, "{log}");
 }
 
 #[test]
-fn a_critical_rolls_the_weapon_again_and_no_reaction_is_a_failed_defence() {
+fn a_critical_buys_bypass_armour_and_rolls_the_weapon_again() {
     // Aldric leaves Bryn's attack unparried (a scripted `none`): no action spent, and
     // the defence counts as a failure. Her critical (3: at most 70 / 20 rounded up = 4)
-    // wins. Damage: dagger 1D4 = 4, damage modifier 0, the dagger again for the critical
-    // = 4; the head (1D10 = 10, 5 HP) takes 8 - 1 = 7: -2 left, a serious wound.
+    // wins 2 levels: Bypass Armour (only on a critical) and Maximise Damage. Damage:
+    // the dagger's most, 4, the damage modifier 0, the dagger again for the critical,
+    // 1D4 = 4: 8 on the left leg (1D10 = 4, 5 HP), no armour: -3 left, serious.
     let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n";
-    let (log, _) = duel("critical", "1 1\n3 4 4 10\n", choices);
+    let (log, _) = duel("critical", "1 1\n3 4 4\n", choices);
     has(&log, "Bryn: attack 70, rolled 3: critical");
     assert!(!log.contains("Aldric spends an action"), "{log}");
-    has(&log, "Aldric takes 7 to head, -2 HP left there");
-    has(&log, "Aldric: serious wound to head");
+    has(
+        &log,
+        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, stagger; tactics)",
+    );
+    has(
+        &log,
+        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, stagger; tactics)",
+    );
+    has(&log, "Aldric takes 8 to left_leg, -3 HP left there");
+    has(&log, "Aldric: serious wound to left_leg");
 }
 
 #[test]
 fn a_major_wound_knocks_out() {
-    // Bryn fails (80) against Aldric's parry (30); Aldric then wins with 10 against
-    // Bryn's parry of 98: 1D8 = 7 and 1D4 = 1, on the right arm (1D10 = 7, 3 HP) less
-    // 1 armour: -4, at or below minus its 3 hit points: a major wound, unconscious.
-    let (log, _) = duel("major", "1 1\n80 30\n10 98 7 1 7\n", "");
-    has(&log, "Bryn takes 7 to right_arm, -4 HP left there");
+    // As above, Aldric's shield bash leaves Bryn without a parry; his 10 lands for 8
+    // (maximised) + 1 (1D4) on the right arm (1D10 = 7, 3 HP) less 1 armour: -5, at or
+    // below minus its 3 hit points: a major wound, unconscious, out of the fight.
+    let (log, _) = duel("major", "1 1\n80 30\n10 1 7\n", "");
+    has(&log, "Bryn takes 8 to right_arm, -5 HP left there");
     has(&log, "Bryn: major wound to right_arm");
     has(&log, "Bryn: unconscious");
     has(&log, "Bryn is out of the fight");
@@ -95,22 +119,28 @@ fn a_major_wound_knocks_out() {
 }
 
 #[test]
-fn a_dodge_is_its_own_test_without_a_weapon_and_outclassing_unbalances() {
-    // Aldric dodges (scripted) at 30 with a 2: a critical against Bryn's failure (90):
-    // defender 2. Bryn is off balance for the round.
+fn a_dodge_is_its_own_test_without_a_weapon() {
+    // Aldric dodges (scripted) at 30 with a 2, a critical, against Bryn's failure (90):
+    // defender 2. Without a shield in hand Shield Bash is not his: Stagger, which
+    // cannot be bought twice, is the only manoeuvre; the second level buys nothing.
     let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
     let (log, _) = duel("dodge", "1 1\n90 2\n", choices);
     has(&log, "Aldric chooses reaction: dodge");
     has(&log, "Aldric: dodge 30, rolled 2: critical");
+    has(&log, "Aldric manoeuvre: stagger");
+    assert_eq!(log.matches("manoeuvre").count(), 1, "{log}");
     has(&log, "Bryn: off_balance for 1 round");
 }
 
 #[test]
-fn a_fumbled_attack_rolls_on_the_fumble_table() {
-    // Bryn rolls 99 (a fumble), Aldric parries with 50: defender 2 as well, so Bryn is
-    // off balance from the outclassing and stumbles on the fumble table's 2.
+fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
+    // Bryn rolls 99 (a fumble) against Aldric's parry of 50: defender 2, Shield Bash and
+    // Stagger, whose actions befall Bryn in the list's order; then the fumble table's 2,
+    // Stumble.
     let (log, _) = duel("fumble", "1 1\n99 50 2\n", "");
     has(&log, "Bryn: attack 70, rolled 99: fumble");
-    has(&log, "fumble for Bryn: 2 → Stumble");
-    has(&log, "Bryn loses 1 action");
+    has(
+        &log,
+        "Bryn: off_balance for 1 round\n    Bryn loses 1 action\n    fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action",
+    );
 }

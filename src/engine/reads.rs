@@ -135,7 +135,15 @@ pub enum Read {
     Rolled,
     /// The maximum hit points of the location bound.
     LocationMaxHitPoints,
+    /// The size and traits of the weapon the defender reacts with (`parry.size`).
+    ParrySize,
+    ParryTrait(String),
+    /// How many times the winner chose the effect of this index (`chosen.bleed`).
+    Chosen(u8),
 }
+
+/// The most effects one list may hold: a count of each is kept on the stack.
+pub const MAX_EFFECTS: usize = 64;
 
 /// What a test's result offers (`attack.level`, `attack.roll`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +207,8 @@ pub struct FightScope<'v> {
     pub hidden: &'static [&'static str],
     /// The reactions of the exchange being compiled (`reaction.parry`).
     pub reactions: Vec<String>,
+    /// The effects its winner may choose (`chosen.bleed`).
+    pub effects: Vec<String>,
     domains: [Domain; 3],
 }
 
@@ -216,6 +226,7 @@ impl<'v> FightScope<'v> {
             may_roll: false,
             hidden: &[],
             reactions: Vec::new(),
+            effects: Vec::new(),
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
                 domain("weapon reach", &vocabulary.weapon_reaches),
@@ -235,8 +246,8 @@ impl<'v> FightScope<'v> {
                 "self", "other", "weapon", "roll", "total", "target", "round", "fight",
             ],
             Place::Exchange => &[
-                "attacker", "defender", "self", "other", "weapon", "attack", "defence", "reaction",
-                "outcome", "location", "damage", "rolled", "round", "fight",
+                "attacker", "defender", "self", "other", "weapon", "parry", "attack", "defence",
+                "reaction", "outcome", "chosen", "location", "damage", "rolled", "round", "fight",
             ],
         };
         roots
@@ -374,6 +385,24 @@ impl Scope for FightScope<'_> {
                     .map(String::from)
                     .to_vec(),
             },
+            ["parry", "size"] => self.slot(Read::ParrySize, Type::Symbol(SIZES)),
+            ["parry", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
+                self.slot(Read::ParryTrait((*name).into()), Type::Bool)
+            }
+            ["parry", _] => Resolution::Unknown {
+                at: 1,
+                known: ["size".to_string()]
+                    .into_iter()
+                    .chain(self.vocabulary.weapon_traits.iter().cloned())
+                    .collect(),
+            },
+            ["chosen", name] => match self.effects.iter().position(|e| e == name) {
+                Some(at) => self.slot(Read::Chosen(at as u8), Type::Number),
+                None => Resolution::Unknown {
+                    at: 1,
+                    known: self.effects.clone(),
+                },
+            },
             ["damage"] => self.slot(Read::Damage, Type::Number),
             ["rolled"] => self.slot(Read::Rolled, Type::Number),
             ["outcome", "attacker"] => self.slot(Read::OutcomeWon(true), Type::Bool),
@@ -478,7 +507,7 @@ impl Scope for FightScope<'_> {
 
 /// What the names of an expression stand for while it is read: who is `self` and
 /// `other`, which weapon is `item`, the test being rolled, the attack's result.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Bound<'a> {
     pub me: usize,
     pub other: Option<usize>,
@@ -496,6 +525,31 @@ pub struct Bound<'a> {
     pub location_of: Option<usize>,
     pub damage: i64,
     pub rolled: i64,
+    /// The weapon the defender reacts with.
+    pub parry: Option<&'a Weapon>,
+    /// How many times each effect of the exchange's list was chosen.
+    pub chosen: [u8; MAX_EFFECTS],
+}
+
+impl Default for Bound<'_> {
+    fn default() -> Self {
+        Bound {
+            me: 0,
+            other: None,
+            item: None,
+            location: None,
+            test: TestResult::default(),
+            attack: None,
+            defence: None,
+            reaction: None,
+            outcome: None,
+            location_of: None,
+            damage: 0,
+            rolled: 0,
+            parry: None,
+            chosen: [0; MAX_EFFECTS],
+        }
+    }
 }
 
 /// The fight an expression reads, at one moment.
@@ -654,6 +708,7 @@ impl<'a> World<'a> {
             Read::Defence(field) => bound.defence.map_or(0, |test| test.field(*field)),
             Read::OutcomeLevels => bound.outcome.map_or(0, |(_, levels)| i64::from(levels)),
             Read::Damage => bound.damage,
+            Read::Chosen(index) => i64::from(bound.chosen[*index as usize]),
             Read::Rolled => bound.rolled,
             Read::TestRoll => bound.test.roll,
             Read::TestTotal => bound.test.total,
@@ -683,6 +738,7 @@ impl<'a> World<'a> {
             Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
             Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
             Read::Reaction(index) => bound.reaction == *index,
+            Read::ParryTrait(name) => bound.parry.is_some_and(|w| w.traits.contains(name)),
             Read::OutcomeWon(attacker) => bound.outcome.is_some_and(|(won, _)| won == *attacker),
             _ => false,
         }
@@ -702,6 +758,10 @@ impl<'a> World<'a> {
             Read::ItemReach => place(
                 &self.vocabulary.weapon_reaches,
                 item.and_then(|w| w.reach.as_ref()),
+            ),
+            Read::ParrySize => place(
+                &self.vocabulary.weapon_sizes,
+                bound.parry.and_then(|w| w.size.as_ref()),
             ),
             Read::Attack(TestField::Level) => bound.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => bound.defence.map_or(u32::MAX, |d| d.level),

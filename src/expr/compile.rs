@@ -402,6 +402,33 @@ impl Compiler<'_> {
                     Number::Max(all)
                 }))
             }
+            "maximum" | "minimum" => {
+                let most = function == "maximum";
+                let [argument] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("dice"),
+                        format!(
+                            "{function}(weapon.damage) is the {} the dice can roll, without rolling them",
+                            if most { "most" } else { "least" }
+                        ),
+                    );
+                };
+                match self.typed(argument)? {
+                    Typed::Dice(Number::RollSlot(slot)) => {
+                        Some(Typed::Number(Number::DiceBound(slot, most)))
+                    }
+                    Typed::Dice(Number::Roll(dice)) => {
+                        Some(Typed::Number(Number::Const(if most {
+                            dice.max()
+                        } else {
+                            dice.min()
+                        })))
+                    }
+                    other => self.mismatch(argument, "dice", &other),
+                }
+            }
             "abs" => {
                 let [argument] = arguments else {
                     return self.function_problem(
@@ -506,6 +533,7 @@ impl Compiler<'_> {
             _ => {
                 let known: Vec<String> = [
                     "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
+                    "maximum", "minimum",
                 ]
                 .map(String::from)
                 .to_vec();

@@ -22,6 +22,10 @@ pub trait Env {
     fn roll_slot(&mut self, _slot: Slot) -> i64 {
         0
     }
+    /// The least and the most the dice behind a slot of type dice can roll.
+    fn dice_bounds(&self, _slot: Slot) -> (i64, i64) {
+        (0, 0)
+    }
     /// Roll dice written in the expression.
     fn roll(&mut self, _dice: &DiceExpr) -> i64 {
         0
@@ -52,6 +56,8 @@ pub enum Number {
     Read(Slot),
     Roll(Box<DiceExpr>),
     RollSlot(Slot),
+    /// The most (`true`) or the least the dice behind a slot can roll, not rolled.
+    DiceBound(Slot, bool),
     Negate(Box<Number>),
     Add(Box<Number>, Box<Number>),
     Subtract(Box<Number>, Box<Number>),
@@ -121,6 +127,10 @@ impl Number {
             Number::Read(slot) => env.number(*slot),
             Number::Roll(dice) => env.roll(dice),
             Number::RollSlot(slot) => env.roll_slot(*slot),
+            Number::DiceBound(slot, most) => {
+                let (least, highest) = env.dice_bounds(*slot);
+                if *most { highest } else { least }
+            }
             Number::Negate(a) => a.eval(env).saturating_neg(),
             Number::Add(a, b) => a.eval(env).saturating_add(b.eval(env)),
             Number::Subtract(a, b) => a.eval(env).saturating_sub(b.eval(env)),

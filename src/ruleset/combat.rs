@@ -39,9 +39,10 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, Combat, Exchange, Level, OutcomeMatrix, Reaction, Role, TestKind, Turn, TurnAction,
-    WoundRule,
+    After, Combat, EffectRule, EffectsStage, Exchange, Level, OutcomeMatrix, Reaction,
+    ReactionWeapon, Role, TestKind, Turn, TurnAction, WoundRule,
 };
+use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::parse::parse_actions;
@@ -99,6 +100,7 @@ struct ExchangeEntry {
     reactions: Vec<ReactionEntry>,
     unopposed: Option<Text>,
     outcome: Option<Text>,
+    effects: Option<EffectsEntry>,
     hits: Text,
     damage: Option<Text>,
     location: Option<Text>,
@@ -118,8 +120,20 @@ struct ReactionEntry {
     test: Text,
     /// Actions it costs: 1 unless said.
     cost: Option<u32>,
-    /// Made with the first weapon in hand (a parry), or with none (a dodge).
-    weapon: Option<bool>,
+    /// `true`: the first weapon in hand (a parry); `false`: none (a dodge); a trait:
+    /// the first weapon in hand with it, else the first.
+    weapon: Option<TomlSpanned<toml::Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EffectsEntry {
+    /// The effect list (`effects NAME { ... }` in tables/).
+    list: Text,
+    /// How many the winner chooses; `outcome.levels` unless said.
+    count: Option<Text>,
+    /// The decision's name; `effect` unless said.
+    decision: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -167,31 +181,35 @@ impl<'a> Compiler<'a> {
         self.scope.place = described;
     }
 
+    /// Where the expression's text starts in the file: after the quotes, and after the
+    /// newline a multi-line string (`'''`) begins with.
+    fn offset(&self, text: &Text) -> usize {
+        let range = text.span();
+        let raw = self.file.text().get(range.start..range.end).unwrap_or("");
+        match raw.find(text.get_ref().as_str()) {
+            Some(at) if !text.get_ref().is_empty() => range.start + at,
+            _ => content(text).start,
+        }
+    }
+
     fn number(&mut self, text: &Text) -> Option<Number> {
-        compile_number(
-            self.file,
-            text.get_ref(),
-            content(text).start,
-            &mut self.scope,
-        )
-        .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
-        .ok()
+        let offset = self.offset(text);
+        compile_number(self.file, text.get_ref(), offset, &mut self.scope)
+            .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
+            .ok()
     }
 
     fn condition(&mut self, text: &Text) -> Option<Condition> {
-        compile_bool(
-            self.file,
-            text.get_ref(),
-            content(text).start,
-            &mut self.scope,
-        )
-        .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
-        .ok()
+        let offset = self.offset(text);
+        compile_bool(self.file, text.get_ref(), offset, &mut self.scope)
+            .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
+            .ok()
     }
 
     fn unknown(&mut self, code: &'static str, kind: &'static str, text: &Text, known: Vec<String>) {
         let from = match kind {
             "success level" => "in ruleset.toml `success_levels`",
+            "weapon trait" => "in ruleset.toml `weapon_traits`",
             "table" => "of this ruleset",
             _ => "in combat.toml",
         };
@@ -211,7 +229,7 @@ impl<'a> Compiler<'a> {
 
     /// Actions written in a TOML string, parsed and checked like a table row's.
     fn actions(&mut self, text: &Text, names: &Names<'_>) -> Option<Vec<Spanned<Action>>> {
-        match parse_actions(self.file, text.get_ref(), content(text).start) {
+        match parse_actions(self.file, text.get_ref(), self.offset(text)) {
             Ok(actions) => {
                 names.check_actions(&actions, self.file, self.problems);
                 Some(actions)
@@ -330,6 +348,95 @@ impl<'a> Compiler<'a> {
             table: text.get_ref().clone(),
             levels: count,
             cells,
+        })
+    }
+
+    /// `weapon = true` (the first in hand, the default), `false` (none), or a trait (the
+    /// first in hand with it, else the first).
+    fn reaction_weapon(
+        &mut self,
+        written: Option<&TomlSpanned<toml::Value>>,
+        vocabulary: &Vocabulary,
+    ) -> ReactionWeapon {
+        let Some(written) = written else {
+            return ReactionWeapon::First;
+        };
+        match written.get_ref() {
+            toml::Value::Boolean(true) => ReactionWeapon::First,
+            toml::Value::Boolean(false) => ReactionWeapon::Nothing,
+            toml::Value::String(word) => {
+                let text = TomlSpanned::new(written.span(), word.clone());
+                if !vocabulary.weapon_traits.contains(word) {
+                    self.unknown(
+                        "affray::combat::unknown_trait",
+                        "weapon trait",
+                        &text,
+                        vocabulary.weapon_traits.clone(),
+                    );
+                }
+                ReactionWeapon::Prefer(word.clone())
+            }
+            _ => {
+                let range = written.span();
+                self.rule(
+                    Span::new(range.start, range.end),
+                    "not true, false or a trait",
+                    "a reaction's `weapon` is true, false or a weapon trait".into(),
+                    "`weapon = true`: the first weapon in hand; `false`: none (a dodge); `\"shield\"`: a shield if one is in hand",
+                );
+                ReactionWeapon::First
+            }
+        }
+    }
+
+    /// An effect list, its columns read by level ids.
+    fn effects(
+        &mut self,
+        entry: &EffectsEntry,
+        names: &Names<'_>,
+        levels: &[String],
+    ) -> Option<EffectsStage> {
+        let table = self.table(&entry.list, names, "effects")?;
+        let TableKind::Effects(list) = &table.kind else {
+            return None;
+        };
+        if list.effects.len() > MAX_EFFECTS {
+            self.rule(
+                content(&entry.list),
+                "too many effects",
+                format!(
+                    "the effect list `{}` has {} effects; an exchange reads at most {MAX_EFFECTS}",
+                    entry.list.get_ref(),
+                    list.effects.len()
+                ),
+                "split the list",
+            );
+            return None;
+        }
+        let effects = list
+            .effects
+            .iter()
+            .map(|effect| EffectRule {
+                name: effect.name.value.clone(),
+                offensive: effect.offensive,
+                defensive: effect.defensive,
+                stackable: effect.stackable,
+                // The resolver has checked each required level against success_levels.
+                requires: effect.requires.as_ref().and_then(|r| {
+                    levels
+                        .iter()
+                        .position(|l| *l == r.level.value)
+                        .map(|at| (r.opponent, at as u32))
+                }),
+                traits: effect.weapons.iter().map(|w| w.value.clone()).collect(),
+                actions: effect.actions.clone(),
+            })
+            .collect();
+        Some(EffectsStage {
+            table: entry.list.get_ref().clone(),
+            decision: entry.decision.clone().unwrap_or_else(|| "effect".into()),
+            count: None,
+            effects,
         })
     }
 
@@ -464,7 +571,7 @@ pub(super) fn compile_combat(
                     guard,
                     test,
                     cost: i64::from(reaction.cost.unwrap_or(1)),
-                    armed: reaction.weapon.unwrap_or(true),
+                    weapon: compiler.reaction_weapon(reaction.weapon.as_ref(), vocabulary),
                 });
             }
         }
@@ -487,6 +594,28 @@ pub(super) fn compile_combat(
             .outcome
             .as_ref()
             .and_then(|text| compiler.outcome(text, names, &vocabulary.success_levels));
+        let mut effects = entry
+            .effects
+            .as_ref()
+            .and_then(|e| compiler.effects(e, names, &vocabulary.success_levels));
+        compiler.scope.effects = effects
+            .as_ref()
+            .map(|stage| stage.effects.iter().map(|e| e.name.clone()).collect())
+            .unwrap_or_default();
+        if let (Some(stage), Some(count)) = (
+            effects.as_mut(),
+            entry.effects.as_ref().and_then(|e| e.count.as_ref()),
+        ) {
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the effects' `count` of `{name}`"),
+            );
+            stage.count = compiler.number(count);
+            if stage.count.is_none() {
+                effects = None;
+            }
+        }
         let location = entry.location.as_ref().and_then(|text| {
             compiler
                 .table(text, names, "roll")
@@ -565,6 +694,7 @@ pub(super) fn compile_combat(
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
+            && (entry.effects.is_none() || effects.is_some())
         {
             exchanges.push(Exchange {
                 name: name.clone(),
@@ -573,6 +703,7 @@ pub(super) fn compile_combat(
                 reactions,
                 unopposed,
                 outcome,
+                effects,
                 hits,
                 damage,
                 location,

@@ -99,6 +99,30 @@ impl Env for FightEnv<'_> {
         }
     }
 
+    fn dice_bounds(&self, slot: Slot) -> (i64, i64) {
+        let bounds = |dice: &DiceExpr| (dice.min(), dice.max());
+        match &self.reads[slot.0 as usize] {
+            Read::ItemDamage => self
+                .bound
+                .item
+                .and_then(|w| w.damage.as_ref())
+                .map_or((0, 0), bounds),
+            Read::StatisticDice(who, name) => {
+                let whom = match who {
+                    Who::Me => Some(self.bound.me),
+                    Who::Other => self.bound.other,
+                };
+                let core = self.fight.core();
+                match whom.and_then(|whom| core.combatants[whom].statistic(name)) {
+                    Some(Statistic::Dice(dice)) => bounds(dice),
+                    Some(Statistic::Number(n)) => (*n, *n),
+                    _ => (0, 0),
+                }
+            }
+            _ => (0, 0),
+        }
+    }
+
     fn roll(&mut self, dice: &DiceExpr) -> i64 {
         self.roll_dice(dice)
     }

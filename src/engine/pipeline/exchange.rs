@@ -8,7 +8,7 @@ use super::super::reads::held;
 use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
-use super::{Combat, Exchange, Reaction, Role};
+use super::{Combat, EffectsStage, Exchange, Reaction, ReactionWeapon, Role};
 use crate::ruleset::Ruleset;
 use crate::source::Spanned;
 use crate::tables::Action;
@@ -69,8 +69,22 @@ impl FightHandle {
                 outcome.cells[defence.level as usize * outcome.levels + attack.level as usize];
         }
 
+        if let Some(stage) = &exchange.effects {
+            self.choose_effects(stage, attacker, defender, &mut env)?;
+        }
+
         if exchange.hits.eval(&mut env) {
             self.strike(exchange, defender, &mut env)?;
+        }
+
+        // The chosen effects' own actions befall the loser, in the list's order.
+        if let (Some(stage), Some((attacker_won, _))) = (&exchange.effects, env.bound.outcome) {
+            let loser = if attacker_won { defender } else { attacker };
+            for (effect, &times) in stage.effects.iter().zip(&env.bound.chosen) {
+                for _ in 0..times {
+                    self.perform(loser, &effect.actions, &effect.name)?;
+                }
+            }
         }
 
         for rule in &exchange.after {
@@ -120,6 +134,69 @@ impl FightHandle {
         Ok(Some(reaction))
     }
 
+    /// The effects stage: the winner chooses, one at a time, among the effects its role,
+    /// its result, its weapon and what it has chosen already make available.
+    fn choose_effects(
+        &self,
+        stage: &EffectsStage,
+        attacker: usize,
+        defender: usize,
+        env: &mut FightEnv<'_>,
+    ) -> Result<(), FightError> {
+        let Some((attacker_won, levels)) = env.bound.outcome else {
+            return Ok(());
+        };
+        let count = match &stage.count {
+            Some(count) => count.eval(env),
+            None => i64::from(levels),
+        };
+        let (winner, item) = if attacker_won {
+            (attacker, env.bound.item)
+        } else {
+            (defender, env.bound.parry)
+        };
+        let level_of = |test: Option<TestResult>| test.map_or(u32::MAX, |t| t.level);
+        let (own, theirs) = if attacker_won {
+            (level_of(env.bound.attack), level_of(env.bound.defence))
+        } else {
+            (level_of(env.bound.defence), level_of(env.bound.attack))
+        };
+        for _ in 0..count {
+            let chosen = &env.bound.chosen;
+            let options: Vec<String> = stage
+                .effects
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| {
+                    if attacker_won {
+                        e.offensive
+                    } else {
+                        e.defensive
+                    }
+                })
+                .filter(|(_, e)| {
+                    e.requires.is_none_or(|(opponent, level)| {
+                        level == if opponent { theirs } else { own }
+                    })
+                })
+                .filter(|(_, e)| {
+                    e.traits.is_empty()
+                        || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
+                })
+                .filter(|(at, e)| e.stackable || chosen[*at] == 0)
+                .map(|(_, e)| e.name.clone())
+                .collect();
+            if options.is_empty() {
+                break;
+            }
+            let name = self.choose(winner, &stage.decision, options)?;
+            if let Some(at) = stage.effects.iter().position(|e| e.name == name) {
+                env.bound.chosen[at] = env.bound.chosen[at].saturating_add(1);
+            }
+        }
+        Ok(())
+    }
+
     /// The defender's test for its reaction, with itself as `self` and the weapon it
     /// reacts with; logged under the reaction's name.
     fn defend<'f>(
@@ -138,11 +215,20 @@ impl FightHandle {
         );
         env.bound.me = defender;
         env.bound.other = Some(attacker);
-        env.bound.item = if reaction.armed {
-            held(&self.core(), &self.ruleset().equipment, defender, 0)
-        } else {
-            None
+        env.bound.item = {
+            let core = self.core();
+            let equipment = &self.ruleset().equipment;
+            let in_hand = (0..).map_while(|at| held(&core, equipment, defender, at));
+            match &reaction.weapon {
+                ReactionWeapon::Nothing => None,
+                ReactionWeapon::First => held(&core, equipment, defender, 0),
+                ReactionWeapon::Prefer(word) => in_hand
+                    .clone()
+                    .find(|w| w.traits.contains(word))
+                    .or_else(|| held(&core, equipment, defender, 0)),
+            }
         };
+        env.bound.parry = env.bound.item;
         let test = &combat.tests[reaction.test];
         env.purpose = &reaction.name;
         let defence = roll_test(test, env);

@@ -87,6 +87,8 @@ pub struct Exchange {
     pub unopposed: Option<u32>,
     /// Who wins by how many levels, from the two tests.
     pub outcome: Option<OutcomeMatrix>,
+    /// What the winner buys with the levels won.
+    pub effects: Option<EffectsStage>,
     /// Whether the blow lands.
     pub hits: Condition,
     /// The damage of a blow that lands, as rolled.
@@ -113,9 +115,19 @@ pub struct Reaction {
     pub test: usize,
     /// The actions it costs; not offered when the defender has fewer left.
     pub cost: i64,
-    /// Whether it is made with the defender's first weapon in hand (a parry), or with
-    /// none (a dodge).
-    pub armed: bool,
+    /// What it is made with.
+    pub weapon: ReactionWeapon,
+}
+
+/// The weapon a reaction is made with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReactionWeapon {
+    /// None: a dodge.
+    Nothing,
+    /// The first weapon in hand.
+    First,
+    /// The first weapon in hand with this trait (a shield), else the first in hand.
+    Prefer(String),
 }
 
 /// A matrix of the two tests' levels, read into (winner, levels) by level ids.
@@ -126,6 +138,34 @@ pub struct OutcomeMatrix {
     pub levels: usize,
     /// `cells[defence * levels + attack]`: `Some((attacker won, levels))`, `None` for `-`.
     pub cells: Vec<Option<(bool, u32)>>,
+}
+
+/// The effects stage: the winner of the outcome chooses effects of an effect list, one
+/// per level won (or as `count` says), among those its columns make available.
+#[derive(Clone, Debug)]
+pub struct EffectsStage {
+    pub table: String,
+    /// The decision the winner makes for each.
+    pub decision: String,
+    /// How many; `outcome.levels` when `None`.
+    pub count: Option<Number>,
+    pub effects: Vec<EffectRule>,
+}
+
+/// One effect of the list, its columns read at load.
+#[derive(Clone, Debug)]
+pub struct EffectRule {
+    pub name: String,
+    pub offensive: bool,
+    pub defensive: bool,
+    pub stackable: bool,
+    /// `requires critical`: the level the winner's own test (or, `opponent`, the
+    /// loser's) must have.
+    pub requires: Option<(bool, u32)>,
+    /// Weapon traits, any of which the winner's weapon must have; none: any weapon.
+    pub traits: Vec<String>,
+    /// Done to the loser, in the `after` stage.
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// A wound threshold.
