@@ -34,10 +34,15 @@ fn has(log: &str, line: &str) {
 }
 
 #[test]
-fn a_parry_that_matches_the_attack_stops_it_and_costs_an_action() {
+fn a_parry_that_matches_the_attack_deflects_by_the_sizes_of_the_weapons() {
     // Initiative: Bryn 16 + 1, Aldric 11 + 1. Bryn attacks at 70 and rolls 30, Aldric
-    // parries at 65 and rolls 30: both succeed, the matrix gives nobody a level.
-    let (log, error) = duel("parried", "1 1\n30 30\n", "");
+    // parries at 65 and rolls 30: both succeed, the matrix gives nobody a level and the
+    // blow lands on the parry. His shield (large) against her dagger (small): 2 sizes
+    // up, all deflected: her 1D4 = 3 does nothing at the body (1D10 = 5).
+    // Then Aldric's broadsword (medium) at 40 against her parry at 40 with the dagger
+    // (small): one size down, half deflected: 1D8 = 6 and 1D4 = 3, 9, 4 deflected, 5 at
+    // the body less 1 armour: 4 taken, 2 left there, a minor wound.
+    let (log, error) = duel("parried", "1 1\n30 30 3 5\n40 40 6 3 5\n", "");
     has(
         &log,
         "Aldric chooses reaction: parry (of parry, dodge, none; tactics)",
@@ -45,9 +50,14 @@ fn a_parry_that_matches_the_attack_stops_it_and_costs_an_action() {
     has(&log, "Aldric spends an action on parry (1 left)");
     has(&log, "Bryn: attack 70, rolled 30: success");
     has(&log, "Aldric: parry 65, rolled 30: success");
-    assert!(!log.contains("takes"), "{log}");
-    // The dice run out at Aldric's own attack, with the one action the parry left him.
-    has(&error, "attack for Aldric needs a 1D100");
+    has(&log, "Aldric deflects 3");
+    has(&log, "Aldric takes 0 to body, 7 HP left there");
+    has(&log, "Bryn: parry 70, rolled 40: success");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 4 to body, 2 HP left there");
+    has(&log, "Bryn: minor wound to body");
+    assert!(!log.contains("manoeuvre"), "{log}");
+    has(&error, "the given dice ran out");
 }
 
 #[test]

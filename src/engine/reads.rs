@@ -7,8 +7,9 @@
 //! rule reads the option it weighs, a test's level reads its roll, a stage of an
 //! exchange reads the attacker, the defender, the weapon and the attack's result.
 
-use crate::expr::{Domain, DomainId, Env, NO_DOMAIN, Resolution, Scope, Slot, Type};
+use crate::expr::{Domain, DomainId, Env, LookupRows, NO_DOMAIN, Resolution, Scope, Slot, Type};
 use crate::source::Spanned;
+use crate::tables::{Key, Table, TableKind, Value};
 
 use super::{Core, WeaponPlace};
 use crate::ruleset::{Equipment, Weapon};
@@ -209,6 +210,8 @@ pub struct FightScope<'v> {
     pub reactions: Vec<String>,
     /// The effects its winner may choose (`chosen.bleed`).
     pub effects: Vec<String>,
+    /// The ruleset's tables, for `lookup(...)`.
+    pub tables: Vec<&'v Table>,
     domains: [Domain; 3],
 }
 
@@ -227,6 +230,7 @@ impl<'v> FightScope<'v> {
             hidden: &[],
             reactions: Vec::new(),
             effects: Vec::new(),
+            tables: Vec::new(),
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
                 domain("weapon reach", &vocabulary.weapon_reaches),
@@ -498,6 +502,62 @@ impl Scope for FightScope<'_> {
 
     fn may_roll(&self) -> bool {
         self.may_roll
+    }
+
+    fn lookup(&self, name: &str, column: Option<&str>) -> Result<LookupRows, String> {
+        let known = || {
+            self.tables
+                .iter()
+                .filter(|t| matches!(t.kind, TableKind::Lookup(_)))
+                .map(|t| t.name.value.clone())
+                .collect::<Vec<_>>()
+        };
+        let Some(table) = self.tables.iter().find(|t| t.name.value == name) else {
+            let known = known();
+            return Err(match crate::names::suggest(name, &known) {
+                Some(close) => format!("reads no table `{name}`: did you mean `{close}`?"),
+                None => format!(
+                    "reads no look-up table `{name}` (the look-up tables: {})",
+                    known.join(", ")
+                ),
+            });
+        };
+        let TableKind::Lookup(lookup) = &table.kind else {
+            return Err(format!("reads `{name}`, which is not a look-up table"));
+        };
+        let at = match column {
+            None => 0,
+            Some(column) => lookup
+                .columns
+                .iter()
+                .position(|c| c.value == column)
+                .ok_or_else(|| {
+                    let columns: Vec<&str> =
+                        lookup.columns.iter().map(|c| c.value.as_str()).collect();
+                    format!(
+                        "reads `{name}`, which has no column `{column}` (its columns: {})",
+                        columns.join(", ")
+                    )
+                })?,
+        };
+        let mut rows = LookupRows::default();
+        for row in &lookup.rows {
+            let value = match row.cells.get(at).and_then(|cell| cell.value.as_ref()) {
+                None => 0,
+                Some(Value::Integer(n)) => *n,
+                Some(Value::Percent(p)) => p.percent,
+                Some(other) => {
+                    return Err(format!(
+                        "reads `{name}`, which holds `{other}`: lookup(...) reads numbers and percentages"
+                    ));
+                }
+            };
+            match &row.key.value {
+                Key::Range(range) => rows.numbered.push((range.low, range.high, value)),
+                Key::Name(key) => rows.named.push((key.clone(), value)),
+            }
+        }
+        Ok(rows)
     }
 
     fn place(&self) -> String {

@@ -402,6 +402,65 @@ impl Compiler<'_> {
                     Number::Max(all)
                 }))
             }
+            "lookup" => {
+                let help = "lookup(\"parry_reduction\", rank(parry.size) - rank(weapon.size)) reads a look-up table's first column; a third argument names another: lookup(\"table\", key, \"column\")";
+                let (table, key, column) = match arguments {
+                    [table, key] => (table, key, None),
+                    [table, key, column] => (table, key, Some(column)),
+                    _ => {
+                        return self.function_problem(
+                            node,
+                            function,
+                            arity("a table, a key and perhaps a column"),
+                            help.into(),
+                        );
+                    }
+                };
+                let quoted = |node: &Node| match &node.kind {
+                    NodeKind::Text(text) => Some(text.clone()),
+                    _ => None,
+                };
+                let (Some(name), Some(column)) = (
+                    quoted(table),
+                    column.map_or(Some(None), |c| quoted(c).map(Some)),
+                ) else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        "names its table (and column) in quotes".into(),
+                        help.into(),
+                    );
+                };
+                let rows = match self.scope.lookup(&name, column.as_deref()) {
+                    Ok(rows) => rows,
+                    Err(message) => {
+                        return self.function_problem(table, function, message, help.into());
+                    }
+                };
+                match self.typed(key)? {
+                    Typed::Number(number) => Some(Typed::Number(Number::Lookup(
+                        rows.numbered.into_boxed_slice(),
+                        Box::new(number),
+                    ))),
+                    Typed::Symbol(symbol, domain) => {
+                        let members = &self.scope.domain(domain).members;
+                        let values: Vec<i64> = members
+                            .iter()
+                            .map(|member| {
+                                rows.named
+                                    .iter()
+                                    .find(|(name, _)| name == member)
+                                    .map_or(0, |row| row.1)
+                            })
+                            .collect();
+                        Some(Typed::Number(Number::LookupMember(
+                            values.into_boxed_slice(),
+                            Box::new(symbol),
+                        )))
+                    }
+                    other => self.mismatch(key, "a number or a value the ruleset names", &other),
+                }
+            }
             "maximum" | "minimum" => {
                 let most = function == "maximum";
                 let [argument] = arguments else {
@@ -533,7 +592,7 @@ impl Compiler<'_> {
             _ => {
                 let known: Vec<String> = [
                     "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
-                    "maximum", "minimum",
+                    "maximum", "minimum", "lookup",
                 ]
                 .map(String::from)
                 .to_vec();

@@ -3,7 +3,7 @@
 
 use crate::dice::DiceExpr;
 
-use super::Slot;
+use super::{NumberedRow, Slot};
 
 /// What an expression reads while it is evaluated: the values behind the slots its scope
 /// handed out, and the dice.
@@ -72,6 +72,10 @@ pub enum Number {
     /// How many members of a collection the condition holds for.
     Count(Slot, Box<Condition>),
     If(Box<Condition>, Box<Number>, Box<Number>),
+    /// `lookup("table", key)` with a number key: the first row whose range holds it.
+    Lookup(Box<[NumberedRow]>, Box<Number>),
+    /// `lookup("table", weapon.size)`: the value of each member of the key's domain.
+    LookupMember(Box<[i64]>, Box<Symbol>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +131,18 @@ impl Number {
             Number::Read(slot) => env.number(*slot),
             Number::Roll(dice) => env.roll(dice),
             Number::RollSlot(slot) => env.roll_slot(*slot),
+            Number::Lookup(rows, key) => {
+                let key = key.eval(env);
+                rows.iter()
+                    .find(|(low, high, _)| {
+                        low.is_none_or(|low| low <= key) && high.is_none_or(|high| key <= high)
+                    })
+                    .map_or(0, |row| row.2)
+            }
+            Number::LookupMember(values, key) => {
+                let member = key.eval(env) as usize;
+                values.get(member).copied().unwrap_or(0)
+            }
             Number::DiceBound(slot, most) => {
                 let (least, highest) = env.dice_bounds(*slot);
                 if *most { highest } else { least }

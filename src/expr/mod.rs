@@ -87,6 +87,24 @@ pub trait Scope {
     fn collections(&self) -> Vec<String> {
         Vec::new()
     }
+    /// A look-up table's `column` (its first when `None`) as numbers, for `lookup(...)`;
+    /// the message says why it cannot be read here.
+    fn lookup(&self, _table: &str, _column: Option<&str>) -> Result<LookupRows, String> {
+        Err("no table can be read here".into())
+    }
+}
+
+/// A row of a look-up table keyed by numbers: the lowest and highest key (`None`:
+/// unbounded), and the value.
+pub type NumberedRow = (Option<i64>, Option<i64>, i64);
+
+/// A column of a look-up table as `lookup(...)` reads it: numbers by key, a dash 0.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LookupRows {
+    /// Rows keyed by numbers, in the table's order.
+    pub numbered: Vec<NumberedRow>,
+    /// Rows keyed by names (`small`, `medium`): the name, the value.
+    pub named: Vec<(String, i64)>,
 }
 
 /// The values of a formula's parameters, in the order of [`Parameters::names`].

@@ -74,6 +74,11 @@ pub enum Event {
         location: Option<String>,
         level: String,
     },
+    /// A defence took so much off a blow's damage before it reached a location (a parry).
+    Deflected {
+        who: String,
+        amount: i64,
+    },
     /// Armour points of a location changed.
     Armour {
         who: String,

@@ -130,6 +130,7 @@ pub fn render_text(event: &Event, out: &mut String) {
             location,
             armour,
         } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
+        Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
         Event::Distance {
             between: [a, b],
             distance,

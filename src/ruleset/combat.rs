@@ -103,6 +103,7 @@ struct ExchangeEntry {
     effects: Option<EffectsEntry>,
     hits: Text,
     damage: Option<Text>,
+    reduction: Option<Text>,
     location: Option<Text>,
     armour: Option<Text>,
     #[serde(default)]
@@ -464,9 +465,11 @@ pub(super) fn compile_combat(
     problems: &mut Problems,
 ) -> Option<Combat> {
     let before = problems.len();
+    let mut scope = FightScope::new(vocabulary, Place::Turn, String::new());
+    scope.tables = names.tables.iter().map(|(table, _)| table).collect();
     let mut compiler = Compiler {
         file,
-        scope: FightScope::new(vocabulary, Place::Turn, String::new()),
+        scope,
         problems,
     };
 
@@ -636,6 +639,12 @@ pub(super) fn compile_combat(
         compiler.at(
             Place::Exchange,
             true,
+            format!("the exchange `{name}`'s `reduction`"),
+        );
+        let reduction = entry.reduction.as_ref().and_then(|t| compiler.number(t));
+        compiler.at(
+            Place::Exchange,
+            true,
             format!("the exchange `{name}`'s `armour`"),
         );
         let armour = entry.armour.as_ref().and_then(|t| compiler.number(t));
@@ -691,6 +700,7 @@ pub(super) fn compile_combat(
         if let (Some(test), Some(hits)) = (test, hits)
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
+            && written(&entry.reduction, reduction.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
@@ -706,6 +716,7 @@ pub(super) fn compile_combat(
                 effects,
                 hits,
                 damage,
+                reduction,
                 location,
                 armour,
                 wounds,

@@ -9,6 +9,7 @@ use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{Combat, EffectsStage, Exchange, Reaction, ReactionWeapon, Role};
+use crate::log::Event;
 use crate::ruleset::Ruleset;
 use crate::source::Spanned;
 use crate::tables::Action;
@@ -265,6 +266,16 @@ impl FightHandle {
         let rolled = damage.eval(env);
         self.fatal()?;
         env.bound.rolled = rolled;
+        let deflected = match &exchange.reduction {
+            Some(reduction) => reduction.eval(env).clamp(0, rolled.max(0)),
+            None => 0,
+        };
+        if deflected > 0 {
+            self.emit(Event::Deflected {
+                who: self.name(defender),
+                amount: deflected,
+            });
+        }
         let ruleset = self.ruleset();
         let location: &str = match &exchange.location {
             Some(table) => {
@@ -282,7 +293,7 @@ impl FightHandle {
             Some(armour) => armour.eval(env).max(0),
             None => 0,
         };
-        let taken = (rolled - absorbed).max(0);
+        let taken = (rolled - deflected - absorbed).max(0);
         env.bound.damage = taken;
         self.damage(defender, location, taken)
             .map_err(|message| self.combat_error(message))?;

@@ -93,6 +93,9 @@ pub struct Exchange {
     pub hits: Condition,
     /// The damage of a blow that lands, as rolled.
     pub damage: Option<Number>,
+    /// What the defence takes off the damage before it reaches a location (a parry by
+    /// size); `rolled` is the damage as rolled.
+    pub reduction: Option<Number>,
     /// The roll table whose row names the location hit; the defender's first location
     /// (its pool) when `None`.
     pub location: Option<String>,
