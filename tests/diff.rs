@@ -275,6 +275,7 @@ fn shipped() -> Vec<affray::ruleset::Ruleset> {
         .collect();
     dirs.sort();
     dirs.push(root().join("tests/fixtures/d20_skirmish"));
+    dirs.push(root().join("tests/fixtures/d100_duel"));
     dirs.iter()
         .map(|dir| affray::ruleset::load(dir).expect("a shipped ruleset loads"))
         .collect()
@@ -339,4 +340,23 @@ fn an_edited_tactics_list_is_reported_whole() {
     assert_eq!(list["before"]["text"], "[[location]]\nchoose = \"head\"");
     assert_eq!(list["after"]["text"], "[[location]]\nchoose = \"chest\"");
     assert!(diff_text(&dir).ends_with("1 difference: 1 tactics list\n"));
+}
+
+#[test]
+fn an_edited_rule_of_combat_toml_is_reported_by_its_key() {
+    let (dir, copy) = two_copies("diff-combat");
+    edit(
+        &copy.join("combat.toml"),
+        "tie_break = \"self.DEX\"",
+        "tie_break = \"self.DEX + self.SIZ\"",
+    );
+    let found = differences(&dir);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let rule = &found[0];
+    assert_eq!(rule["file"], "combat.toml");
+    assert_eq!(rule["item"]["kind"], "combat_rule");
+    assert_eq!(rule["item"]["key"], "turn.tie_break");
+    assert_eq!(rule["before"]["text"], "tie_break = \"self.DEX\"");
+    assert_eq!(rule["after"]["text"], "tie_break = \"self.DEX + self.SIZ\"");
+    assert!(diff_text(&dir).ends_with("1 difference: 1 combat rule\n"));
 }

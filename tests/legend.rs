@@ -21,7 +21,9 @@ fn legend_checks_clean() {
     );
     assert_eq!(
         rest.split_once("), ").map(|(_, tail)| tail),
-        Some("8 formulas, 12 tactics lists, 20 weapons, 3 shields, 6 armours, 10 scenarios\n")
+        Some(
+            "8 formulas, 12 tactics lists, combat.toml (0 tests, 0 exchanges, 0 actions), 20 weapons, 3 shields, 6 armours, 10 scenarios\n"
+        )
     );
 }
 

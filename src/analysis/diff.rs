@@ -64,6 +64,9 @@ pub enum Item {
         style: Option<String>,
         decision: String,
     },
+    /// A rule of `combat.toml`: a key of `[turn]`, the actions offered, a test kind, or
+    /// a key of an exchange (`exchanges.melee.damage`).
+    CombatRule { key: String },
 }
 
 impl Item {
@@ -78,6 +81,7 @@ impl Item {
             Item::EquipmentField { .. } => ("equipment field", "equipment fields"),
             Item::Setting { .. } => ("setting", "settings"),
             Item::TacticsList { .. } => ("tactics list", "tactics lists"),
+            Item::CombatRule { .. } => ("combat rule", "combat rules"),
         }
     }
 }
@@ -112,6 +116,7 @@ pub fn ruleset_differences(before: &Ruleset, after: &Ruleset) -> Vec<Difference>
     toml_files::compare_settings(before, after, &mut found);
     toml_files::compare_equipment(before, after, &mut found);
     toml_files::compare_tactics(before, after, &mut found);
+    toml_files::compare_combat(before, after, &mut found);
     found.sorted()
 }
 

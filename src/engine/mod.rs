@@ -394,11 +394,7 @@ impl FightHandle {
             }
             let initiative = self.roll_initiative(who)?;
             let budget = self.action_budget(who)?;
-            let tie = if self.has_hook("tie_break") {
-                self.hook("tie_break", &[HookArgument::Who(who)])?.as_int()
-            } else {
-                0
-            };
+            let tie = self.tie_break(who)?;
             let (name, lost) = {
                 let mut core = self.core();
                 let combatant = &mut core.combatants[who];

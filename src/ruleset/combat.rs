@@ -68,6 +68,7 @@ pub(super) struct CombatFile {
 #[serde(deny_unknown_fields)]
 struct TurnEntry {
     initiative: Option<Text>,
+    tie_break: Option<Text>,
     actions: Option<Text>,
     out_of_fight: Option<Text>,
 }
@@ -479,6 +480,11 @@ pub(super) fn compile_combat(
         .initiative
         .as_ref()
         .and_then(|t| compiler.number(t));
+    compiler.at(Place::Turn, false, "the turn's `tie_break`".into());
+    let tie_break = turn_entry
+        .tie_break
+        .as_ref()
+        .and_then(|t| compiler.number(t));
     compiler.at(Place::Turn, true, "the turn's `actions`".into());
     let actions = turn_entry.actions.as_ref().and_then(|t| compiler.number(t));
     compiler.at(Place::Turn, false, "the turn's `out_of_fight`".into());
@@ -761,6 +767,7 @@ pub(super) fn compile_combat(
         reads,
         turn: Turn {
             initiative,
+            tie_break,
             actions,
             out_of_fight,
             choices,

@@ -139,6 +139,26 @@ pub(super) fn resolve(
         decode::<CombatFile>(file, problems)
             .and_then(|decoded| compile_combat(&decoded, &vocabulary, &names, file, problems))
     });
+    // A step is said once: by combat.toml or by a hook.
+    if let Some(combat) = &combat {
+        for (hook, target) in &settings.hooks {
+            if combat.provides(hook) {
+                problems.push(
+                    RulesetProblem::Toml {
+                        src: settings_file.named(),
+                        span: Some(key_in(settings_file, hook, target).into()),
+                        file: settings_file.name().to_string(),
+                        label: "said twice".into(),
+                        message: format!("`{hook}` is said both by combat.toml and by this hook"),
+                        help: format!(
+                            "keep one: remove `{hook}` from [hooks], or from combat.toml"
+                        ),
+                    }
+                    .into(),
+                );
+            }
+        }
+    }
 
     let table_files = tables.iter().map(|(_, file)| (*file).clone()).collect();
     Some(Resolved {

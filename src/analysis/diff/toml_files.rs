@@ -232,6 +232,83 @@ pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Fou
     }
 }
 
+/// `combat.toml` rule by rule: each key of `[turn]`, the actions offered as one list,
+/// each test kind whole, and each key of each exchange (its reactions, wounds and
+/// `after` rules each as one list, read in order).
+pub(super) fn compare_combat(before: &Ruleset, after: &Ruleset, found: &mut Found) {
+    let old = Located::new(before, before.combat_file.as_ref(), "combat.toml");
+    let new = Located::new(after, after.combat_file.as_ref(), "combat.toml");
+    // Both files were decoded when their rulesets loaded; read here as plain values.
+    let values = |file: Option<&SourceFile>| -> Map<String, Value> {
+        file.and_then(|f| toml::from_str::<Value>(f.text()).ok())
+            .and_then(|value| match value {
+                Value::Object(map) => Some(map),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let (was_all, now_all) = (
+        values(before.combat_file.as_ref()),
+        values(after.combat_file.as_ref()),
+    );
+    let empty = Map::new();
+    for section in keys(&was_all, &now_all) {
+        let (was, now) = (was_all.get(&section), now_all.get(&section));
+        let by_key = matches!(section.as_str(), "turn" | "exchanges" | "tests");
+        if !by_key {
+            let item = Item::CombatRule {
+                key: section.clone(),
+            };
+            push_change(
+                found,
+                item,
+                format!("combat {section}"),
+                (&old, was),
+                (&new, now),
+                &[section.as_str()],
+            );
+            continue;
+        }
+        let was = was.and_then(Value::as_object).unwrap_or(&empty);
+        let now = now.and_then(Value::as_object).unwrap_or(&empty);
+        for name in keys(was, now) {
+            let (was_entry, now_entry) = (was.get(&name), now.get(&name));
+            match (section.as_str(), was_entry, now_entry) {
+                ("exchanges", Some(Value::Object(was_keys)), Some(Value::Object(now_keys))) => {
+                    for key in keys(was_keys, now_keys) {
+                        let path = [section.as_str(), name.as_str(), key.as_str()];
+                        let item = Item::CombatRule {
+                            key: path.join("."),
+                        };
+                        push_change(
+                            found,
+                            item,
+                            format!("combat {}", path.join(".")),
+                            (&old, was_keys.get(&key)),
+                            (&new, now_keys.get(&key)),
+                            &path,
+                        );
+                    }
+                }
+                _ => {
+                    let path = [section.as_str(), name.as_str()];
+                    let item = Item::CombatRule {
+                        key: path.join("."),
+                    };
+                    push_change(
+                        found,
+                        item,
+                        format!("combat {}", path.join(".")),
+                        (&old, was_entry),
+                        (&new, now_entry),
+                        &path,
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Record what happened to one value, if anything did.
 fn push_change(
     found: &mut Found,

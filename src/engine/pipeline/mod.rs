@@ -33,6 +33,8 @@ pub struct Combat {
 pub struct Turn {
     /// Rolled for each combatant still in the fight at the start of each round.
     pub initiative: Option<Number>,
+    /// Breaks ties of initiative, highest first.
+    pub tie_break: Option<Number>,
     /// The actions a combatant has in a round.
     pub actions: Option<Number>,
     /// Whether a combatant is out of the fight.
@@ -200,6 +202,7 @@ impl Combat {
     pub fn provides(&self, hook: &str) -> bool {
         match hook {
             "initiative" => self.turn.initiative.is_some(),
+            "tie_break" => self.turn.tie_break.is_some(),
             "actions" => self.turn.actions.is_some(),
             "out_of_fight" => self.turn.out_of_fight.is_some(),
             "choices" | "act" => !self.turn.choices.is_empty(),

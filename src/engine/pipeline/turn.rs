@@ -40,6 +40,18 @@ impl FightHandle {
         }
     }
 
+    /// What breaks a tie of initiative, highest first (then scenario order): `[turn]
+    /// tie_break`, or the hook, or nothing.
+    pub(in crate::engine) fn tie_break(&self, who: usize) -> Result<i64, FightError> {
+        match self.combat().and_then(|c| c.turn.tie_break.as_ref()) {
+            Some(tie_break) => self.evaluate(who, "tie break", |env| tie_break.eval(env)),
+            None if self.has_hook("tie_break") => {
+                Ok(self.hook("tie_break", &[HookArgument::Who(who)])?.as_int())
+            }
+            None => Ok(0),
+        }
+    }
+
     pub(in crate::engine) fn action_budget(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.actions.as_ref()) {
             Some(actions) => self.evaluate(who, "actions", |env| actions.eval(env)),
