@@ -50,6 +50,10 @@ fn whole_fights(c: &mut Criterion) {
             "d20 fixture",
             "tests/fixtures/d20_skirmish/scenarios/skirmish.toml",
         ),
+        (
+            "d100 fixture duel",
+            "tests/fixtures/d100_duel/scenarios/duel.toml",
+        ),
     ] {
         let mut fight = fights(scenario);
         group.bench_function(name, |b| b.iter(&mut fight));

@@ -73,13 +73,13 @@ fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_a
     has(&log, "Aldric: parry 65, rolled 30: success");
     has(
         &log,
-        "Aldric chooses manoeuvre: shield_bash (of stagger, shield_bash; tactics)",
+        "Aldric chooses manoeuvre: shield_bash (of stagger, trip, shield_bash; tactics)",
     );
     has(&log, "Aldric: attack 65, rolled 10: success");
     assert!(!log.contains("Bryn chooses reaction"), "{log}");
     has(
         &log,
-        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, stagger; tactics)",
+        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, stagger, trip; tactics)",
     );
     assert!(
         !log.contains("1D8"),
@@ -105,11 +105,11 @@ fn a_critical_buys_bypass_armour_and_rolls_the_weapon_again() {
     assert!(!log.contains("Aldric spends an action"), "{log}");
     has(
         &log,
-        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, stagger; tactics)",
+        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, stagger, trip; tactics)",
     );
     has(
         &log,
-        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, stagger; tactics)",
+        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, stagger, trip; tactics)",
     );
     has(&log, "Aldric takes 8 to left_leg, -3 HP left there");
     has(&log, "Aldric: serious wound to left_leg");
@@ -129,17 +129,41 @@ fn a_major_wound_knocks_out() {
 }
 
 #[test]
-fn a_dodge_is_its_own_test_without_a_weapon() {
+fn a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it() {
     // Aldric dodges (scripted) at 30 with a 2, a critical, against Bryn's failure (90):
-    // defender 2. Without a shield in hand Shield Bash is not his: Stagger, which
-    // cannot be bought twice, is the only manoeuvre; the second level buys nothing.
+    // defender 2. Without a shield in hand Shield Bash is not his: Stagger, then Trip,
+    // each once. Bryn resists the trip with her Dodge (55): 40, a success, does not beat
+    // his critical: prone for the round.
     let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
-    let (log, _) = duel("dodge", "1 1\n90 2\n", choices);
+    let (log, _) = duel("dodge", "1 1\n90 2 40\n", choices);
     has(&log, "Aldric chooses reaction: dodge");
     has(&log, "Aldric: dodge 30, rolled 2: critical");
-    has(&log, "Aldric manoeuvre: stagger");
-    assert_eq!(log.matches("manoeuvre").count(), 1, "{log}");
+    has(
+        &log,
+        "Aldric chooses manoeuvre: stagger (of stagger, trip; tactics)",
+    );
+    has(&log, "Aldric manoeuvre: trip");
     has(&log, "Bryn: off_balance for 1 round");
+    has(
+        &log,
+        "Bryn: dodge 55, rolled 40: success\n    Bryn: prone for 1 round",
+    );
+}
+
+#[test]
+fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
+    // Aldric's dodge of 20 (a success) against Bryn's 90: defender 1, spent (scripted)
+    // on Trip. Bryn's Dodge of 25 is a success too, and higher: she stays on her feet.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"trip\"\n";
+    let (log, _) = duel("resisted", "1 1\n90 20 25\n", choices);
+    has(&log, "Aldric: dodge 30, rolled 20: success");
+    has(
+        &log,
+        "Aldric chooses manoeuvre: trip (of stagger, trip; scenario)",
+    );
+    has(&log, "Bryn: dodge 55, rolled 25: success");
+    assert!(!log.contains("prone"), "{log}");
 }
 
 #[test]

@@ -786,6 +786,14 @@ impl FightHandle {
                     }
                 }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
+                // An opposed test needs the exchange it belongs to; `check` refuses it
+                // in a ruleset without combat.toml.
+                Action::Resist { test, .. } => {
+                    return Err(format!(
+                        "`resist {}` is an opposed test of an exchange of combat.toml: it cannot be done here",
+                        test.value
+                    ));
+                }
             }
         }
         Ok(())

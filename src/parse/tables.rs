@@ -118,6 +118,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_reroll
             | Rule::kw_ignoring
             | Rule::kw_condition
+            | Rule::kw_resist
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -410,6 +411,17 @@ fn lower_action(
             Action::Condition {
                 condition,
                 duration,
+            }
+        }
+        Rule::resist_action => {
+            let test = lower_name(origin, children.expect(Rule::name, "a test")?);
+            let otherwise = children
+                .remaining()
+                .next()
+                .ok_or_else(|| origin.internal(span, "the action on a failure", "a resist"))?;
+            Action::Resist {
+                test,
+                otherwise: Box::new(lower_action(origin, otherwise, hundred)?),
             }
         }
         _ => return Err(origin.internal(span, "an action", "a row")),

@@ -172,6 +172,8 @@ struct Compiler<'a> {
     file: &'a SourceFile,
     scope: FightScope<'a>,
     problems: &'a mut Problems,
+    /// The test kinds, which `resist` names.
+    tests: Vec<String>,
 }
 
 impl<'a> Compiler<'a> {
@@ -234,6 +236,8 @@ impl<'a> Compiler<'a> {
         match parse_actions(self.file, text.get_ref(), self.offset(text)) {
             Ok(actions) => {
                 names.check_actions(&actions, self.file, self.problems);
+                let file = self.file;
+                check_resists(&actions, Some(&self.tests), file, self.problems);
                 Some(actions)
             }
             Err(error) => {
@@ -472,6 +476,7 @@ pub(super) fn compile_combat(
         file,
         scope,
         problems,
+        tests: decoded.tests.keys().cloned().collect(),
     };
 
     let turn_entry = &decoded.turn;
@@ -775,4 +780,98 @@ pub(super) fn compile_combat(
         tests,
         exchanges,
     })
+}
+
+/// The tests `resist` names in `actions` (and in what they do on a failure) are test
+/// kinds of combat.toml (`tests`; `None`: the ruleset has no combat.toml).
+fn check_resists(
+    actions: &[Spanned<Action>],
+    tests: Option<&[String]>,
+    file: &SourceFile,
+    problems: &mut Problems,
+) {
+    for action in actions {
+        let Action::Resist { test, otherwise } = &action.value else {
+            continue;
+        };
+        match tests {
+            Some(tests) if tests.contains(&test.value) => {}
+            Some(tests) => problems.push(
+                UnknownName::new(
+                    "affray::combat::unknown_test",
+                    "test",
+                    file,
+                    &test.value,
+                    test.span,
+                    "in combat.toml",
+                    tests.to_vec(),
+                )
+                .into(),
+            ),
+            None => problems.push(
+                RulesetProblem::Toml {
+                    src: file.named(),
+                    span: Some(action.span.into()),
+                    file: file.name().to_string(),
+                    label: "needs combat.toml".into(),
+                    message: format!(
+                        "`resist {}` rolls a test of combat.toml, and this ruleset has none",
+                        test.value
+                    ),
+                    help: "declare the test under [tests] in combat.toml, or write the rule as a script".into(),
+                }
+                .into(),
+            ),
+        }
+        check_resists(std::slice::from_ref(otherwise), tests, file, problems);
+    }
+}
+
+/// `resist` in the tables: only an effect list's effects may resist (they are done in an
+/// exchange, which has the original roll); each names a test kind of combat.toml.
+pub(super) fn check_table_resists(
+    tables: &[(Table, &SourceFile)],
+    combat: Option<&CombatFile>,
+    problems: &mut Problems,
+) {
+    let tests: Option<Vec<String>> = combat.map(|c| c.tests.keys().cloned().collect());
+    for (table, file) in tables {
+        let misplaced: Vec<&Spanned<Action>> = match &table.kind {
+            TableKind::Effects(list) => {
+                for effect in &list.effects {
+                    check_resists(&effect.actions, tests.as_deref(), file, problems);
+                }
+                Vec::new()
+            }
+            TableKind::Roll(roll) => roll.rows.iter().flat_map(|r| &r.actions).collect(),
+            TableKind::Matrix(matrix) => matrix
+                .rows
+                .iter()
+                .flat_map(|row| &row.cells)
+                .flat_map(|cell| match &cell.value {
+                    Cell::Result { actions, .. } => actions.iter().collect::<Vec<_>>(),
+                    _ => Vec::new(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for action in misplaced {
+            if let Action::Resist { test, .. } = &action.value {
+                problems.push(
+                    RulesetProblem::Toml {
+                        src: file.named(),
+                        span: Some(action.span.into()),
+                        file: file.name().to_string(),
+                        label: "not in an effect list".into(),
+                        message: format!(
+                            "`resist {}` is an opposed test against a roll of an exchange: only an effect list's effects and combat.toml may resist",
+                            test.value
+                        ),
+                        help: "move the rule to an effect of an effect list, or to combat.toml".into(),
+                    }
+                    .into(),
+                );
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ use toml::Spanned as TomlSpanned;
 
 use super::Formula;
 use super::Problems;
-use super::combat::{CombatFile, compile_combat};
+use super::combat::{CombatFile, check_table_resists, compile_combat};
 use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings, StatisticKind};
@@ -135,10 +135,16 @@ pub(super) fn resolve(
     if let Some(locations) = &settings.hit_locations {
         check_hit_location_table(locations, &tables, settings_file, problems);
     }
-    let combat = inputs.combat.and_then(|file| {
-        decode::<CombatFile>(file, problems)
-            .and_then(|decoded| compile_combat(&decoded, &vocabulary, &names, file, problems))
-    });
+    let decoded_combat = inputs
+        .combat
+        .and_then(|file| decode::<CombatFile>(file, problems).map(|decoded| (decoded, file)));
+    check_table_resists(
+        &tables,
+        decoded_combat.as_ref().map(|(decoded, _)| decoded),
+        problems,
+    );
+    let combat = decoded_combat
+        .and_then(|(decoded, file)| compile_combat(&decoded, &vocabulary, &names, file, problems));
     // A step is said once: by combat.toml or by a hook.
     if let Some(combat) = &combat {
         for (hook, target) in &settings.hooks {
@@ -844,6 +850,11 @@ impl Names<'_> {
                     problems,
                 ),
                 Action::LoseActions { .. } | Action::Reroll { .. } => {}
+                // The test is one of combat.toml's, checked when it is compiled; what
+                // happens on a failure is checked here like any action.
+                Action::Resist { otherwise, .. } => {
+                    self.check_actions(std::slice::from_ref(otherwise), file, problems)
+                }
             }
         }
     }

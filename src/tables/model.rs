@@ -119,6 +119,12 @@ pub enum Action {
     },
     /// `roll humanoid_hit_location`
     RollTable { table: Spanned<String> },
+    /// `resist evade or condition prone`: the combatant rolls a test kind of
+    /// combat.toml against its opponent's original roll; the action when it fails.
+    Resist {
+        test: Spanned<String>,
+        otherwise: Box<Spanned<Action>>,
+    },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<String>,
@@ -433,6 +439,7 @@ impl std::fmt::Display for Action {
                 write!(f, "reroll {times} times ignoring {ignoring}")
             }
             Action::RollTable { table } => write!(f, "roll {table}"),
+            Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
             Action::Condition {
                 condition,
                 duration,

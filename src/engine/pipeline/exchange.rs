@@ -81,9 +81,10 @@ impl FightHandle {
         // The chosen effects' own actions befall the loser, in the list's order.
         if let (Some(stage), Some((attacker_won, _))) = (&exchange.effects, env.bound.outcome) {
             let loser = if attacker_won { defender } else { attacker };
-            for (effect, &times) in stage.effects.iter().zip(&env.bound.chosen) {
+            let chosen = env.bound.chosen;
+            for (effect, &times) in stage.effects.iter().zip(&chosen) {
                 for _ in 0..times {
-                    self.perform(loser, &effect.actions, &effect.name)?;
+                    self.perform(loser, &effect.actions, &effect.name, &mut env)?;
                 }
             }
         }
@@ -94,7 +95,7 @@ impl FightHandle {
                     Role::Attacker => attacker,
                     Role::Defender => defender,
                 };
-                self.perform(whom, &rule.actions, &exchange.name)?;
+                self.perform(whom, &rule.actions, &exchange.name, &mut env)?;
             }
         }
         Ok(())
@@ -300,22 +301,29 @@ impl FightHandle {
         if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
             self.wound(defender, Some(location), &wound.level)
                 .map_err(|message| self.combat_error(message))?;
-            self.perform(defender, &wound.actions, &wound.level)?;
+            self.perform(defender, &wound.actions, &wound.level, env)?;
         }
         Ok(())
     }
 
     /// Do the actions of a rule of `combat.toml` to `who`: a table rolled with its
     /// rows' actions, a condition, actions lost, a script function.
-    fn perform(
-        &self,
+    fn perform<'f>(
+        &'f self,
         who: usize,
-        actions: &[Spanned<Action>],
+        actions: &'f [Spanned<Action>],
         place: &str,
+        env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
         for action in actions {
             let mut calls: Vec<ScriptCall> = Vec::new();
             let (table, row) = match &action.value {
+                Action::Resist { test, otherwise } => {
+                    if !self.resist(who, &test.value, env)? {
+                        self.perform(who, slice::from_ref(otherwise), place, env)?;
+                    }
+                    continue;
+                }
                 Action::RollTable { table } => {
                     let rolled = self.roll_table(Some(who), &table.value, 0);
                     self.fatal()?;
@@ -340,6 +348,55 @@ impl FightHandle {
             }
         }
         Ok(())
+    }
+
+    /// An opposed test: `who` rolls the test kind `test` (itself `self`, its opponent in
+    /// the exchange `other`) against the opponent's original roll of this exchange. It
+    /// resists with a better level, or the same level and a higher roll.
+    fn resist<'f>(
+        &'f self,
+        who: usize,
+        test: &str,
+        env: &mut FightEnv<'f>,
+    ) -> Result<bool, FightError> {
+        let Some(combat) = self.ruleset().combat.as_ref() else {
+            return Ok(false);
+        };
+        // Checked at load: the test is one of combat.toml's.
+        let Some(kind) = combat.tests.iter().find(|kind| kind.name == test) else {
+            return Ok(false);
+        };
+        let attacker = env.bound.me;
+        let defender = env.bound.other.unwrap_or(attacker);
+        let (opponent, original) = if who == attacker {
+            (defender, env.bound.defence)
+        } else {
+            (attacker, env.bound.attack)
+        };
+        let saved = (
+            env.bound.me,
+            env.bound.other,
+            env.bound.item,
+            env.bound.test,
+        );
+        env.bound.me = who;
+        env.bound.other = Some(opponent);
+        env.bound.item = held(&self.core(), &self.ruleset().equipment, who, 0);
+        env.purpose = &kind.name;
+        let resisted = roll_test(kind, env);
+        (
+            env.bound.me,
+            env.bound.other,
+            env.bound.item,
+            env.bound.test,
+        ) = saved;
+        self.fatal()?;
+        let level = &combat.vocabulary.success_levels[resisted.level as usize];
+        self.log_test(who, &kind.name, resisted.target, resisted.total, level);
+        Ok(original.is_some_and(|original| {
+            resisted.level < original.level
+                || (resisted.level == original.level && resisted.roll > original.roll)
+        }))
     }
 
     /// A rule of `combat.toml` that a fight cannot follow.
