@@ -178,3 +178,24 @@ fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
         "Bryn: off_balance for 1 round\n    Bryn loses 1 action\n    fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action",
     );
 }
+
+#[test]
+fn situational_modifiers_apply_where_their_guards_hold() {
+    // After Bryn is staggered and tripped (off balance and prone for the round, as
+    // above), Aldric's attack on her is at 65 + 20 (a prone target) and her parry at
+    // 70 - 20 (off balance) - 20 (defending while prone).
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel("prone", "1 1\n90 2 40\n80 45\n", choices);
+    has(&log, "Bryn: prone for 1 round");
+    has(&log, "Aldric: attack 85, rolled 80: success");
+    has(&log, "Bryn: parry 30, rolled 45: failure");
+
+    // Unstable ground, given to Bryn by the scenario: her attack is at 70 - 20.
+    let (log, _) = duel(
+        "ground",
+        "1 1\n30 40\n",
+        "modifiers = [\"unstable_ground\"]\n",
+    );
+    has(&log, "Bryn: attack 50, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 40: success");
+}

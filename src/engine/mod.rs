@@ -230,6 +230,11 @@ impl FightHandle {
         &self.0.options
     }
 
+    /// The situational modifiers the scenario gives the whole fight.
+    pub fn fight_modifiers(&self) -> &[String] {
+        &self.0.modifiers
+    }
+
     /// The fight's state. Never held across a call into a script or a chooser.
     pub fn core(&self) -> MutexGuard<'_, Core> {
         // A poisoned lock means a panic elsewhere; the state is still readable.

@@ -189,9 +189,13 @@ impl FightHandle {
     /// `None` when it has no list for it.
     pub fn listed_choice(&self, decision: &super::Decision) -> Option<String> {
         let ruleset = &self.0.ruleset;
-        ruleset
-            .tactics
-            .choose(&self.core(), &ruleset.equipment, &self.0.options, decision)
+        ruleset.tactics.choose(
+            &self.core(),
+            &ruleset.equipment,
+            &self.0.options,
+            &self.0.modifiers,
+            decision,
+        )
     }
 
     /// The scenario's starting distance, 0 when it gives none.

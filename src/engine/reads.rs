@@ -35,6 +35,8 @@ pub struct Vocabulary {
     pub dice_statistics: Vec<String>,
     /// Best first; a test's `level` is one of them.
     pub success_levels: Vec<String>,
+    /// The situational modifiers of every modifier list (`self.modifier.prone`).
+    pub modifiers: Vec<String>,
 }
 
 /// The domains expressions may compare with quoted names.
@@ -76,6 +78,9 @@ pub enum Read {
     Statistic(Who, String),
     /// A dice statistic, rolled where read.
     StatisticDice(Who, String),
+    /// Whether the scenario gives this situational modifier to the combatant or to the
+    /// whole fight.
+    ScenarioModifier(Who, String),
     Value(Who, String),
     Condition(Who, String),
     Option(Who, String),
@@ -141,6 +146,9 @@ pub enum Read {
     ParryTrait(String),
     /// How many times the winner chose the effect of this index (`chosen.bleed`).
     Chosen(u8),
+    /// Whether the test being rolled is the exchange's attack (not a defence or a
+    /// resistance).
+    Attacking,
 }
 
 /// The most effects one list may hold: a count of each is kept on the stack.
@@ -176,7 +184,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 15] = [
     "given",
     "skill_of",
     "skill",
@@ -184,6 +192,7 @@ const FIELDS: [&str; 14] = [
     "value",
     "option",
     "holds",
+    "modifier",
     "actions_left",
     "hit_points",
     "hit_points_lost",
@@ -247,7 +256,15 @@ impl<'v> FightScope<'v> {
             ],
             Place::Turn => &["self", "round", "fight"],
             Place::Test => &[
-                "self", "other", "weapon", "roll", "total", "target", "round", "fight",
+                "self",
+                "other",
+                "weapon",
+                "attacking",
+                "roll",
+                "total",
+                "target",
+                "round",
+                "fight",
             ],
             Place::Exchange => &[
                 "attacker", "defender", "self", "other", "weapon", "parry", "attack", "defence",
@@ -339,6 +356,10 @@ impl<'v> FightScope<'v> {
                 self.slot(Read::Holds(who, name.into()), Type::Bool)
             }
             ["holds", _] => unknown(2, vocabulary.weapon_traits.clone()),
+            ["modifier", name] if declared(&vocabulary.modifiers, name) => {
+                self.slot(Read::ScenarioModifier(who, name.into()), Type::Bool)
+            }
+            ["modifier", _] => unknown(2, vocabulary.modifiers.clone()),
             ["given", name]
                 if declared(&vocabulary.statistics, name)
                     || declared(&vocabulary.text_statistics, name) =>
@@ -432,6 +453,7 @@ impl Scope for FightScope<'_> {
                 },
             },
             ["roll"] => self.slot(Read::TestRoll, Type::Number),
+            ["attacking"] => self.slot(Read::Attacking, Type::Bool),
             ["total"] => self.slot(Read::TestTotal, Type::Number),
             ["target"] => self.slot(Read::TestTarget, Type::Number),
             [test @ ("attack" | "defence"), field] if exchange => {
@@ -589,6 +611,8 @@ pub struct Bound<'a> {
     pub parry: Option<&'a Weapon>,
     /// How many times each effect of the exchange's list was chosen.
     pub chosen: [u8; MAX_EFFECTS],
+    /// The test being rolled is the exchange's attack.
+    pub attacking: bool,
 }
 
 impl Default for Bound<'_> {
@@ -608,6 +632,7 @@ impl Default for Bound<'_> {
             rolled: 0,
             parry: None,
             chosen: [0; MAX_EFFECTS],
+            attacking: false,
         }
     }
 }
@@ -619,6 +644,8 @@ pub struct World<'a> {
     pub equipment: &'a Equipment,
     pub vocabulary: &'a Vocabulary,
     pub fight_options: &'a [String],
+    /// The situational modifiers the scenario gives the whole fight.
+    pub fight_modifiers: &'a [String],
     /// The options of the decision being made (none outside a decision).
     pub offered: &'a [String],
 }
@@ -794,10 +821,15 @@ impl<'a> World<'a> {
                     .any(|weapon| weapon.traits.iter().any(|t| t == name))
             }),
             Read::FightOption(name) => self.fight_options.contains(name),
+            Read::ScenarioModifier(who, name) => {
+                self.fight_modifiers.contains(name)
+                    || combatant(*who).is_some_and(|c| c.spec.modifiers.contains(name))
+            }
             Read::Offered(option) => self.offered.contains(option),
             Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
             Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
             Read::Reaction(index) => bound.reaction == *index,
+            Read::Attacking => bound.attacking,
             Read::ParryTrait(name) => bound.parry.is_some_and(|w| w.traits.contains(name)),
             Read::OutcomeWon(attacker) => bound.outcome.is_some_and(|(won, _)| won == *attacker),
             _ => false,

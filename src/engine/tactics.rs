@@ -78,6 +78,7 @@ impl Tactics {
         core: &Core,
         equipment: &Equipment,
         fight_options: &[String],
+        fight_modifiers: &[String],
         decision: &Decision,
     ) -> Option<String> {
         let style = core.combatants[decision.who].spec.tactics.as_ref();
@@ -90,6 +91,7 @@ impl Tactics {
             equipment,
             vocabulary: &self.vocabulary,
             fight_options,
+            fight_modifiers,
             offered: &decision.options,
         };
         let mut view = DecisionView::new(world, &list.reads, decision.who);

@@ -39,15 +39,15 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, Combat, EffectRule, EffectsStage, Exchange, Level, OutcomeMatrix, Reaction,
-    ReactionWeapon, Role, TestKind, Turn, TurnAction, WoundRule,
+    After, Combat, EffectRule, EffectsStage, Exchange, Level, MAX_GROUPS, OutcomeMatrix, Reaction,
+    ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{Action, Cell, Key, Table, TableKind};
+use crate::tables::{Action, Cell, Key, ModifierItem, ModifierValue, Table, TableKind};
 
 type Text = TomlSpanned<String>;
 
@@ -88,6 +88,9 @@ struct TestEntry {
     roll: Text,
     total: Option<Text>,
     target: Text,
+    /// A situational modifier's name (of a modifier list of tables/), and when it applies.
+    #[serde(default)]
+    modifiers: IndexMap<String, Text>,
     /// `[level, condition]` pairs, tried in the order written.
     levels: Vec<(Text, Text)>,
 }
@@ -357,6 +360,96 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// A test's situational modifiers, each found in the modifier lists of tables/ with
+    /// its value and non-stacking group, and its guard compiled.
+    fn test_modifiers(
+        &mut self,
+        written: &IndexMap<String, Text>,
+        names: &Names<'_>,
+    ) -> Vec<TestModifier> {
+        let mut groups: Vec<String> = Vec::new();
+        let mut modifiers = Vec::new();
+        for (name, guard_text) in written {
+            let found = names
+                .tables
+                .iter()
+                .find_map(|(table, _)| match &table.kind {
+                    TableKind::Modifiers(list) => list.items.iter().find_map(|item| match item {
+                        ModifierItem::Single(m) if m.name.value == *name => Some((m, None)),
+                        ModifierItem::Group(g) => g
+                            .modifiers
+                            .iter()
+                            .find(|m| m.name.value == *name)
+                            .map(|m| (m, (!g.stacking).then(|| g.group.value.clone()))),
+                        _ => None,
+                    }),
+                    _ => None,
+                });
+            let guard = self.condition(guard_text);
+            let before = &self.file.text()[..guard_text.span().start];
+            let key_span = before
+                .rfind(name.as_str())
+                .map_or(content(guard_text), |at| Span::new(at, at + name.len()));
+            let Some((modifier, group)) = found else {
+                self.problems.push(
+                    UnknownName::new(
+                        "affray::combat::unknown_modifier",
+                        "modifier",
+                        self.file,
+                        name,
+                        key_span,
+                        "in the modifier lists of tables/",
+                        self.scope.vocabulary.modifiers.clone(),
+                    )
+                    .into(),
+                );
+                continue;
+            };
+            let value = match (&modifier.value.value, &modifier.scale) {
+                (ModifierValue::Percent { percent }, None) => *percent,
+                (ModifierValue::Flat { amount }, None) => *amount,
+                _ => {
+                    self.rule(
+                        key_span,
+                        "not a plain number",
+                        format!(
+                            "the modifier `{name}` is not a plain percentage or number: a test adds only those to its target"
+                        ),
+                        "apply it in the test's `target` expression instead, or in a script",
+                    );
+                    continue;
+                }
+            };
+            let group = group.map(|group| match groups.iter().position(|g| *g == group) {
+                Some(at) => at,
+                None => {
+                    groups.push(group);
+                    groups.len() - 1
+                }
+            });
+            if groups.len() > MAX_GROUPS {
+                self.rule(
+                    key_span,
+                    "too many groups",
+                    format!(
+                        "a test's modifiers come from at most {MAX_GROUPS} non-stacking groups"
+                    ),
+                    "split the test",
+                );
+                continue;
+            }
+            if let Some(guard) = guard {
+                modifiers.push(TestModifier {
+                    name: name.clone(),
+                    value,
+                    group,
+                    guard,
+                });
+            }
+        }
+        modifiers
+    }
+
     /// `weapon = true` (the first in hand, the default), `false` (none), or a trait (the
     /// first in hand with it, else the first).
     fn reaction_weapon(
@@ -507,6 +600,12 @@ pub(super) fn compile_combat(
         let total = entry.total.as_ref().and_then(|t| compiler.number(t));
         compiler.scope.hidden = &["total", "target"];
         let target = compiler.number(&entry.target);
+        compiler.at(
+            Place::Test,
+            false,
+            format!("a modifier of the test `{name}`"),
+        );
+        let modifiers = compiler.test_modifiers(&entry.modifiers, names);
         compiler.at(Place::Test, false, format!("a level of the test `{name}`"));
         let mut levels = Vec::new();
         for (level, guard) in &entry.levels {
@@ -542,6 +641,7 @@ pub(super) fn compile_combat(
                 roll,
                 total,
                 target,
+                modifiers,
                 levels,
             });
         }

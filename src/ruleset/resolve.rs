@@ -95,7 +95,15 @@ pub(super) fn resolve(
             .unwrap_or_default(),
         None => Equipment::default(),
     };
-    let vocabulary = vocabulary(&settings);
+    let mut vocabulary = vocabulary(&settings);
+    vocabulary.modifiers = tables
+        .iter()
+        .filter_map(|(table, _)| match &table.kind {
+            TableKind::Modifiers(list) => Some(list.modifiers().map(|m| m.name.value.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let mut lists = |file: &SourceFile| {
         decode::<TacticsFile>(file, problems)
             .map(|decoded| compile_lists(&decoded, &vocabulary, file, problems))
@@ -462,6 +470,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .filter(|(_, kind)| **kind == StatisticKind::Dice)
             .map(|(name, _)| name.clone())
             .collect(),
+        modifiers: Vec::new(),
     }
 }
 

@@ -48,6 +48,7 @@ impl<'f> FightEnv<'f> {
             equipment: &ruleset.equipment,
             vocabulary: &ruleset.tactics.vocabulary,
             fight_options: self.fight.fight_options(),
+            fight_modifiers: self.fight.fight_modifiers(),
             offered: &[],
         };
         read(&world, &self.bound, &self.reads[slot.0 as usize])

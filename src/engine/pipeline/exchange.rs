@@ -46,7 +46,9 @@ impl FightHandle {
 
         let test = &combat.tests[exchange.test];
         env.purpose = &exchange.label;
+        env.bound.attacking = true;
         let attack = roll_test(test, &mut env);
+        env.bound.attacking = false;
         self.fatal()?;
         let level = &combat.vocabulary.success_levels[attack.level as usize];
         self.log_test(

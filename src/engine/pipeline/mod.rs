@@ -62,8 +62,25 @@ pub struct TestKind {
     /// The number compared (the roll and its bonuses); the roll itself when absent.
     pub total: Option<Number>,
     pub target: Number,
+    /// Situational modifiers added to the target where their guards hold.
+    pub modifiers: Vec<TestModifier>,
     /// Tried in order: the first whose guard holds is the result; the last when none.
     pub levels: Vec<Level>,
+}
+
+/// The most non-stacking groups one test's modifiers may come from.
+pub const MAX_GROUPS: usize = 16;
+
+/// A situational modifier of a modifier list, as a test applies it.
+#[derive(Clone, Debug)]
+pub struct TestModifier {
+    pub name: String,
+    /// What it adds to the target (a percentage is its number).
+    pub value: i64,
+    /// Its non-stacking group (an index below [`MAX_GROUPS`]): of the modifiers of one
+    /// group that apply, only the one of the largest size counts.
+    pub group: Option<usize>,
+    pub guard: Condition,
 }
 
 #[derive(Clone, Debug)]

@@ -2,8 +2,8 @@
 //! guard holds.
 
 use super::super::reads::TestResult;
-use super::TestKind;
 use super::env::FightEnv;
+use super::{MAX_GROUPS, TestKind};
 
 /// Roll a test of `kind` for the combatant `env` binds as `self`. The roll, total and
 /// target are bound for the level guards to read, in that order: a total may read the
@@ -18,7 +18,7 @@ pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
     if let Some(total) = &kind.total {
         env.bound.test.total = total.eval(env);
     }
-    env.bound.test.target = kind.target.eval(env);
+    env.bound.test.target = kind.target.eval(env) + modifiers(kind, env);
     // The loader requires at least one level; the last is what no guard claims.
     let last = kind.levels.last().map_or(0, |level| level.level);
     env.bound.test.level = kind
@@ -27,4 +27,27 @@ pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
         .find(|level| level.guard.eval(env))
         .map_or(last, |level| level.level);
     env.bound.test
+}
+
+/// The sum of the test's modifiers whose guards hold; of a non-stacking group, only the
+/// one of the largest size.
+fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
+    let mut sum = 0i64;
+    let mut groups = [0i64; MAX_GROUPS];
+    for modifier in &kind.modifiers {
+        if !modifier.guard.eval(env) {
+            continue;
+        }
+        match modifier.group {
+            Some(group) => {
+                if modifier.value.abs() > groups[group].abs() {
+                    groups[group] = modifier.value;
+                }
+            }
+            None => sum = sum.saturating_add(modifier.value),
+        }
+    }
+    groups
+        .iter()
+        .fold(sum, |sum, value| sum.saturating_add(*value))
 }
