@@ -79,7 +79,7 @@ fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_a
     assert!(!log.contains("Bryn chooses reaction"), "{log}");
     has(
         &log,
-        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, stagger, trip; tactics)",
+        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip; tactics)",
     );
     assert!(
         !log.contains("1D8"),
@@ -105,11 +105,11 @@ fn a_critical_buys_bypass_armour_and_rolls_the_weapon_again() {
     assert!(!log.contains("Aldric spends an action"), "{log}");
     has(
         &log,
-        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, stagger, trip; tactics)",
+        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, choose_location, stagger, trip; tactics)",
     );
     has(
         &log,
-        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, stagger, trip; tactics)",
+        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip; tactics)",
     );
     has(&log, "Aldric takes 8 to left_leg, -3 HP left there");
     has(&log, "Aldric: serious wound to left_leg");
@@ -198,4 +198,18 @@ fn situational_modifiers_apply_where_their_guards_hold() {
     );
     has(&log, "Bryn: attack 50, rolled 30: success");
     has(&log, "Aldric: parry 65, rolled 40: success");
+}
+
+#[test]
+fn a_winner_who_buys_choose_location_picks_where_the_blow_lands() {
+    // Aldric's 10 beats Bryn's parry of 98: attacker 1, spent (scripted) on Choose
+    // Location; the tactics pick the head; no location die is rolled. 1D8 = 3 and
+    // 1D4 = 1, less 1 armour: 3 to the head (4 HP), 1 left.
+    let choices =
+        "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"choose_location\"\n";
+    let (log, _) = duel("location", "1 1\n80 97\n10 98 3 1\n", choices);
+    has(&log, "Aldric chooses manoeuvre: choose_location");
+    has(&log, "Aldric chooses location: head");
+    assert!(!log.contains("hit_location for Bryn"), "{log}");
+    has(&log, "Bryn takes 3 to head, 1 HP left there");
 }

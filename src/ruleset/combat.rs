@@ -109,6 +109,7 @@ struct ExchangeEntry {
     damage: Option<Text>,
     reduction: Option<Text>,
     location: Option<Text>,
+    choose_location: Option<Text>,
     armour: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
@@ -730,6 +731,29 @@ pub(super) fn compile_combat(
                 effects = None;
             }
         }
+        let locations: Vec<String> = entry
+            .location
+            .as_ref()
+            .and_then(|text| {
+                names
+                    .tables
+                    .iter()
+                    .find(|(t, _)| t.name.value == *text.get_ref())
+            })
+            .map(|(table, _)| match &table.kind {
+                TableKind::Roll(roll) => roll.rows.iter().map(|r| r.name.value.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default();
+        compiler.at(
+            Place::Exchange,
+            false,
+            format!("the exchange `{name}`'s `choose_location`"),
+        );
+        let choose_location = entry
+            .choose_location
+            .as_ref()
+            .and_then(|t| compiler.condition(t));
         let location = entry.location.as_ref().and_then(|text| {
             compiler
                 .table(text, names, "roll")
@@ -812,6 +836,7 @@ pub(super) fn compile_combat(
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
             && written(&entry.reduction, reduction.is_some())
+            && written(&entry.choose_location, choose_location.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
@@ -829,6 +854,8 @@ pub(super) fn compile_combat(
                 damage,
                 reduction,
                 location,
+                choose_location,
+                locations,
                 armour,
                 wounds,
                 after,

@@ -280,7 +280,15 @@ impl FightHandle {
             });
         }
         let ruleset = self.ruleset();
+        let chooses = match &exchange.choose_location {
+            Some(guard) => guard.eval(env),
+            None => false,
+        };
         let location: &str = match &exchange.location {
+            Some(table) if chooses => {
+                let chosen = self.choose(env.bound.me, "location", exchange.locations.clone())?;
+                location_name(ruleset, table, &chosen)
+            }
             Some(table) => {
                 let rolled = self.roll_table(Some(defender), table, 0);
                 self.fatal()?;

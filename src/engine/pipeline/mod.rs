@@ -115,9 +115,13 @@ pub struct Exchange {
     /// What the defence takes off the damage before it reaches a location (a parry by
     /// size); `rolled` is the damage as rolled.
     pub reduction: Option<Number>,
-    /// The roll table whose row names the location hit; the defender's first location
-    /// (its pool) when `None`.
+    /// The roll table whose row names the location hit; the pool `total` when `None`.
     pub location: Option<String>,
+    /// When this holds, the attacker chooses the location (decision `location`) among
+    /// the table's rows instead of rolling (Choose Location).
+    pub choose_location: Option<Condition>,
+    /// The rows of the location table, offered when the attacker chooses.
+    pub locations: Vec<String>,
     /// What the location's armour stops of the damage.
     pub armour: Option<Number>,
     /// After damage is taken: the first wound whose guard holds is logged and its
