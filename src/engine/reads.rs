@@ -637,6 +637,23 @@ impl Default for Bound<'_> {
     }
 }
 
+/// What a collection's body (`any(opponents, ...)`) binds, saved to be put back.
+#[derive(Default)]
+pub struct SavedBindings<'a>(Vec<(Option<usize>, Option<&'a Weapon>)>);
+
+impl<'a> SavedBindings<'a> {
+    pub fn enter(&mut self, bound: &Bound<'a>) {
+        self.0.push((bound.other, bound.item));
+    }
+
+    pub fn leave(&mut self, bound: &mut Bound<'a>) {
+        if let Some((other, item)) = self.0.pop() {
+            bound.other = other;
+            bound.item = item;
+        }
+    }
+}
+
 /// The fight an expression reads, at one moment.
 #[derive(Clone, Copy)]
 pub struct World<'a> {
@@ -657,7 +674,7 @@ pub struct DecisionView<'a> {
     pub reads: &'a [Read],
     pub bound: Bound<'a>,
     /// Bindings to restore when a collection's body is done.
-    saved: Vec<(Option<usize>, Option<&'a Weapon>)>,
+    saved: SavedBindings<'a>,
 }
 
 impl<'a> DecisionView<'a> {
@@ -669,7 +686,7 @@ impl<'a> DecisionView<'a> {
                 me,
                 ..Bound::default()
             },
-            saved: Vec::new(),
+            saved: SavedBindings::default(),
         }
     }
 
@@ -896,13 +913,10 @@ impl<'a> Env for DecisionView<'a> {
     }
 
     fn enter(&mut self, _: Slot) {
-        self.saved.push((self.bound.other, self.bound.item));
+        self.saved.enter(&self.bound);
     }
 
     fn leave(&mut self, _: Slot) {
-        if let Some((other, item)) = self.saved.pop() {
-            self.bound.other = other;
-            self.bound.item = item;
-        }
+        self.saved.leave(&mut self.bound);
     }
 }

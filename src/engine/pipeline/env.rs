@@ -4,10 +4,9 @@
 
 use crate::dice::DiceExpr;
 use crate::expr::{Env, Slot};
-use crate::ruleset::Weapon;
 
 use super::super::FightHandle;
-use super::super::reads::{Bound, Read, Who, World, held, opponent};
+use super::super::reads::{Bound, Read, SavedBindings, Who, World, held, opponent};
 use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
@@ -18,7 +17,7 @@ pub(super) struct FightEnv<'f> {
     pub bound: Bound<'f>,
     /// What a die rolled here is for, as the log says it.
     pub purpose: &'f str,
-    saved: Vec<(Option<usize>, Option<&'f Weapon>)>,
+    saved: SavedBindings<'f>,
 }
 
 impl<'f> FightEnv<'f> {
@@ -36,7 +35,7 @@ impl<'f> FightEnv<'f> {
                 ..Bound::default()
             },
             purpose: "",
-            saved: Vec::new(),
+            saved: SavedBindings::default(),
         }
     }
 
@@ -145,13 +144,10 @@ impl Env for FightEnv<'_> {
     }
 
     fn enter(&mut self, _: Slot) {
-        self.saved.push((self.bound.other, self.bound.item));
+        self.saved.enter(&self.bound);
     }
 
     fn leave(&mut self, _: Slot) {
-        if let Some((other, item)) = self.saved.pop() {
-            self.bound.other = other;
-            self.bound.item = item;
-        }
+        self.saved.leave(&mut self.bound);
     }
 }

@@ -8,9 +8,10 @@ use super::super::reads::held;
 use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
-use super::{Combat, EffectsStage, Exchange, Reaction, ReactionWeapon, Role};
+use super::{Combat, EffectsStage, Exchange, Reaction, ReactionWeapon, Role, TestKind};
 use crate::log::Event;
 use crate::ruleset::Ruleset;
+use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -210,32 +211,53 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
+        let weapon = {
+            let core = self.core();
+            let equipment = &self.ruleset().equipment;
+            match &reaction.weapon {
+                ReactionWeapon::Nothing => None,
+                ReactionWeapon::First => held(&core, equipment, defender, 0),
+                ReactionWeapon::Prefer(word) => (0..)
+                    .map_while(|at| held(&core, equipment, defender, at))
+                    .find(|w| w.traits.contains(word))
+                    .or_else(|| held(&core, equipment, defender, 0)),
+            }
+        };
+        env.bound.parry = weapon;
         let attacker = env.bound.me;
+        let test = &combat.tests[reaction.test];
+        self.roll_for(
+            combat,
+            test,
+            (defender, attacker),
+            weapon,
+            &reaction.name,
+            env,
+        )
+    }
+
+    /// Roll the test kind `kind` for `who` against `opponent` (`self` and `other`) with
+    /// `weapon`, logged under `label`; the exchange's own bindings are back afterwards.
+    fn roll_for<'f>(
+        &'f self,
+        combat: &'f Combat,
+        kind: &'f TestKind,
+        (who, opponent): (usize, usize),
+        weapon: Option<&'f Weapon>,
+        label: &'f str,
+        env: &mut FightEnv<'f>,
+    ) -> Result<TestResult, FightError> {
         let saved = (
             env.bound.me,
             env.bound.other,
             env.bound.item,
             env.bound.test,
         );
-        env.bound.me = defender;
-        env.bound.other = Some(attacker);
-        env.bound.item = {
-            let core = self.core();
-            let equipment = &self.ruleset().equipment;
-            let in_hand = (0..).map_while(|at| held(&core, equipment, defender, at));
-            match &reaction.weapon {
-                ReactionWeapon::Nothing => None,
-                ReactionWeapon::First => held(&core, equipment, defender, 0),
-                ReactionWeapon::Prefer(word) => in_hand
-                    .clone()
-                    .find(|w| w.traits.contains(word))
-                    .or_else(|| held(&core, equipment, defender, 0)),
-            }
-        };
-        env.bound.parry = env.bound.item;
-        let test = &combat.tests[reaction.test];
-        env.purpose = &reaction.name;
-        let defence = roll_test(test, env);
+        env.bound.me = who;
+        env.bound.other = Some(opponent);
+        env.bound.item = weapon;
+        env.purpose = label;
+        let result = roll_test(kind, env);
         (
             env.bound.me,
             env.bound.other,
@@ -243,15 +265,9 @@ impl FightHandle {
             env.bound.test,
         ) = saved;
         self.fatal()?;
-        let level = &combat.vocabulary.success_levels[defence.level as usize];
-        self.log_test(
-            defender,
-            &reaction.name,
-            defence.target,
-            defence.total,
-            level,
-        );
-        Ok(defence)
+        let level = &combat.vocabulary.success_levels[result.level as usize];
+        self.log_test(who, label, result.target, result.total, level);
+        Ok(result)
     }
 
     /// A blow that lands: its damage, the location, armour, the damage taken and the
@@ -383,26 +399,8 @@ impl FightHandle {
         } else {
             (attacker, env.bound.attack)
         };
-        let saved = (
-            env.bound.me,
-            env.bound.other,
-            env.bound.item,
-            env.bound.test,
-        );
-        env.bound.me = who;
-        env.bound.other = Some(opponent);
-        env.bound.item = held(&self.core(), &self.ruleset().equipment, who, 0);
-        env.purpose = &kind.name;
-        let resisted = roll_test(kind, env);
-        (
-            env.bound.me,
-            env.bound.other,
-            env.bound.item,
-            env.bound.test,
-        ) = saved;
-        self.fatal()?;
-        let level = &combat.vocabulary.success_levels[resisted.level as usize];
-        self.log_test(who, &kind.name, resisted.target, resisted.total, level);
+        let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
+        let resisted = self.roll_for(combat, kind, (who, opponent), weapon, &kind.name, env)?;
         Ok(original.is_some_and(|original| {
             resisted.level < original.level
                 || (resisted.level == original.level && resisted.roll > original.roll)
