@@ -190,6 +190,9 @@ impl Ruleset {
             /// The styles' lists as written, by style and decision.
             #[serde(skip_serializing_if = "IndexMap::is_empty")]
             tactics_styles: IndexMap<&'r str, IndexMap<&'r str, &'r [WrittenRule]>>,
+            /// `combat.toml` as written (it was decoded and compiled when it loaded).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            combat: Option<toml::Value>,
         }
         #[derive(Serialize)]
         struct ScriptDump<'r> {
@@ -219,6 +222,10 @@ impl Ruleset {
                 .iter()
                 .map(|(style, lists)| (style.as_str(), written(lists)))
                 .collect(),
+            combat: self
+                .combat_file
+                .as_ref()
+                .and_then(|file| toml::from_str(file.text()).ok()),
         }
     }
 }
