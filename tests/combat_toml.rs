@@ -213,3 +213,18 @@ fn a_winner_who_buys_choose_location_picks_where_the_blow_lands() {
     assert!(!log.contains("hit_location for Bryn"), "{log}");
     has(&log, "Bryn takes 3 to head, 1 HP left there");
 }
+
+#[test]
+fn a_heavy_blow_knocks_down_unless_a_test_on_its_own_passes() {
+    // The blow of the serious-wound test above rolled 10 (8 or more) and got through:
+    // Bryn tests Athletics (60). A 70 fails: prone for the round; a 30 passes.
+    let (log, _) = duel("knocked", "1 1\n80 30\n10 2 5 70\n", "");
+    has(&log, "Bryn takes 9 to body, -3 HP left there");
+    has(
+        &log,
+        "Bryn: athletics 60, rolled 70: failure\n    Bryn: prone for 1 round",
+    );
+    let (log, _) = duel("stands", "1 1\n80 30\n10 2 5 30\n", "");
+    has(&log, "Bryn: athletics 60, rolled 30: success");
+    assert!(!log.contains("prone"), "{log}");
+}

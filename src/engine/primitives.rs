@@ -792,10 +792,10 @@ impl FightHandle {
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.
-                Action::Resist { test, .. } => {
+                Action::Resist { .. } | Action::Test { .. } => {
                     return Err(format!(
-                        "`resist {}` is an opposed test of an exchange of combat.toml: it cannot be done here",
-                        test.value
+                        "`{}` is a test of combat.toml, done in an exchange: it cannot be done here",
+                        action.value
                     ));
                 }
             }

@@ -486,6 +486,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
         }
+        Rule::kw_test | Rule::test_action => "`test`, as in `test athletics or condition prone`",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
         Rule::kw_actions => "`actions`",
         Rule::kw_rounds => "`rounds`",

@@ -119,6 +119,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_ignoring
             | Rule::kw_condition
             | Rule::kw_resist
+            | Rule::kw_test
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -413,15 +414,17 @@ fn lower_action(
                 duration,
             }
         }
-        Rule::resist_action => {
+        Rule::resist_action | Rule::test_action => {
             let test = lower_name(origin, children.expect(Rule::name, "a test")?);
             let otherwise = children
                 .remaining()
                 .next()
-                .ok_or_else(|| origin.internal(span, "the action on a failure", "a resist"))?;
-            Action::Resist {
-                test,
-                otherwise: Box::new(lower_action(origin, otherwise, hundred)?),
+                .ok_or_else(|| origin.internal(span, "the action on a failure", "a test"))?;
+            let otherwise = Box::new(lower_action(origin, otherwise, hundred)?);
+            if rule == Rule::resist_action {
+                Action::Resist { test, otherwise }
+            } else {
+                Action::Test { test, otherwise }
             }
         }
         _ => return Err(origin.internal(span, "an action", "a row")),

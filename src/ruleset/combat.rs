@@ -93,6 +93,9 @@ struct TestEntry {
     modifiers: IndexMap<String, Text>,
     /// `[level, condition]` pairs, tried in the order written.
     levels: Vec<(Text, Text)>,
+    /// The levels that pass it when it is made on its own (`test NAME or ...`).
+    #[serde(default)]
+    pass: Vec<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -176,8 +179,10 @@ struct Compiler<'a> {
     file: &'a SourceFile,
     scope: FightScope<'a>,
     problems: &'a mut Problems,
-    /// The test kinds, which `resist` names.
+    /// The test kinds, which `resist` names, and those that say their `pass` levels,
+    /// which `test` names.
     tests: Vec<String>,
+    passing: Vec<String>,
 }
 
 impl<'a> Compiler<'a> {
@@ -241,7 +246,8 @@ impl<'a> Compiler<'a> {
             Ok(actions) => {
                 names.check_actions(&actions, self.file, self.problems);
                 let file = self.file;
-                check_resists(&actions, Some(&self.tests), file, self.problems);
+                let tests = Some((self.tests.as_slice(), self.passing.as_slice()));
+                check_resists(&actions, tests, file, self.problems);
                 Some(actions)
             }
             Err(error) => {
@@ -571,6 +577,7 @@ pub(super) fn compile_combat(
         scope,
         problems,
         tests: decoded.tests.keys().cloned().collect(),
+        passing: passing_tests(decoded),
     };
 
     let turn_entry = &decoded.turn;
@@ -636,6 +643,22 @@ pub(super) fn compile_combat(
                 "add `levels = [[\"LEVEL\", \"CONDITION\"], ...]`, tried in the order written",
             );
         }
+        let mut pass = Vec::new();
+        for level in &entry.pass {
+            match vocabulary
+                .success_levels
+                .iter()
+                .position(|l| l == level.get_ref())
+            {
+                Some(at) => pass.push(at as u32),
+                None => compiler.unknown(
+                    "affray::combat::unknown_level",
+                    "success level",
+                    level,
+                    vocabulary.success_levels.clone(),
+                ),
+            }
+        }
         if let (Some(roll), Some(target)) = (roll, target) {
             tests.push(TestKind {
                 name: name.clone(),
@@ -644,6 +667,7 @@ pub(super) fn compile_combat(
                 target,
                 modifiers,
                 levels,
+                pass,
             });
         }
     }
@@ -909,21 +933,23 @@ pub(super) fn compile_combat(
     })
 }
 
-/// The tests `resist` names in `actions` (and in what they do on a failure) are test
-/// kinds of combat.toml (`tests`; `None`: the ruleset has no combat.toml).
+/// The tests `resist` and `test` name in `actions` (and in what they do on a failure)
+/// are test kinds of combat.toml (`tests`: all of them, and those that say their `pass`
+/// levels; `None`: the ruleset has no combat.toml).
 fn check_resists(
     actions: &[Spanned<Action>],
-    tests: Option<&[String]>,
+    tests: Option<(&[String], &[String])>,
     file: &SourceFile,
     problems: &mut Problems,
 ) {
     for action in actions {
-        let Action::Resist { test, otherwise } = &action.value else {
-            continue;
+        let (test, otherwise, alone) = match &action.value {
+            Action::Resist { test, otherwise } => (test, otherwise, false),
+            Action::Test { test, otherwise } => (test, otherwise, true),
+            _ => continue,
         };
         match tests {
-            Some(tests) if tests.contains(&test.value) => {}
-            Some(tests) => problems.push(
+            Some((all, passing)) if !all.contains(&test.value) => problems.push(
                 UnknownName::new(
                     "affray::combat::unknown_test",
                     "test",
@@ -931,10 +957,28 @@ fn check_resists(
                     &test.value,
                     test.span,
                     "in combat.toml",
-                    tests.to_vec(),
+                    if alone { passing.to_vec() } else { all.to_vec() },
                 )
                 .into(),
             ),
+            Some((_, passing)) if alone && !passing.contains(&test.value) => problems.push(
+                RulesetProblem::Toml {
+                    src: file.named(),
+                    span: Some(test.span.into()),
+                    file: file.name().to_string(),
+                    label: "no `pass` levels".into(),
+                    message: format!(
+                        "`test {}` needs to know which levels pass it: the test says no `pass`",
+                        test.value
+                    ),
+                    help: format!(
+                        "add `pass = [\"critical\", \"success\"]` (the levels that pass) to [tests.{}] in combat.toml",
+                        test.value
+                    ),
+                }
+                .into(),
+            ),
+            Some(_) => {}
             None => problems.push(
                 RulesetProblem::Toml {
                     src: file.named(),
@@ -942,8 +986,8 @@ fn check_resists(
                     file: file.name().to_string(),
                     label: "needs combat.toml".into(),
                     message: format!(
-                        "`resist {}` rolls a test of combat.toml, and this ruleset has none",
-                        test.value
+                        "`{}` rolls a test of combat.toml, and this ruleset has none",
+                        action.value
                     ),
                     help: "declare the test under [tests] in combat.toml, or write the rule as a script".into(),
                 }
@@ -954,6 +998,16 @@ fn check_resists(
     }
 }
 
+/// The tests that say which levels pass them.
+fn passing_tests(decoded: &CombatFile) -> Vec<String> {
+    decoded
+        .tests
+        .iter()
+        .filter(|(_, entry)| !entry.pass.is_empty())
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
 /// `resist` in the tables: only an effect list's effects may resist (they are done in an
 /// exchange, which has the original roll); each names a test kind of combat.toml.
 pub(super) fn check_table_resists(
@@ -961,12 +1015,16 @@ pub(super) fn check_table_resists(
     combat: Option<&CombatFile>,
     problems: &mut Problems,
 ) {
-    let tests: Option<Vec<String>> = combat.map(|c| c.tests.keys().cloned().collect());
+    let tests: Option<(Vec<String>, Vec<String>)> =
+        combat.map(|c| (c.tests.keys().cloned().collect(), passing_tests(c)));
+    let tests = tests
+        .as_ref()
+        .map(|(all, passing)| (all.as_slice(), passing.as_slice()));
     for (table, file) in tables {
         let misplaced: Vec<&Spanned<Action>> = match &table.kind {
             TableKind::Effects(list) => {
                 for effect in &list.effects {
-                    check_resists(&effect.actions, tests.as_deref(), file, problems);
+                    check_resists(&effect.actions, tests, file, problems);
                 }
                 Vec::new()
             }
@@ -983,7 +1041,7 @@ pub(super) fn check_table_resists(
             _ => Vec::new(),
         };
         for action in misplaced {
-            if let Action::Resist { test, .. } = &action.value {
+            if let Action::Resist { .. } | Action::Test { .. } = &action.value {
                 problems.push(
                     RulesetProblem::Toml {
                         src: file.named(),
@@ -991,8 +1049,8 @@ pub(super) fn check_table_resists(
                         file: file.name().to_string(),
                         label: "not in an effect list".into(),
                         message: format!(
-                            "`resist {}` is an opposed test against a roll of an exchange: only an effect list's effects and combat.toml may resist",
-                            test.value
+                            "`{}` is a test made in an exchange: only an effect list's effects and combat.toml may make one",
+                            action.value
                         ),
                         help: "move the rule to an effect of an effect list, or to combat.toml".into(),
                     }

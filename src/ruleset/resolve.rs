@@ -861,7 +861,7 @@ impl Names<'_> {
                 Action::LoseActions { .. } | Action::Reroll { .. } => {}
                 // The test is one of combat.toml's, checked when it is compiled; what
                 // happens on a failure is checked here like any action.
-                Action::Resist { otherwise, .. } => {
+                Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
                     self.check_actions(std::slice::from_ref(otherwise), file, problems)
                 }
             }

@@ -125,6 +125,12 @@ pub enum Action {
         test: Spanned<String>,
         otherwise: Box<Spanned<Action>>,
     },
+    /// `test athletics or condition prone`: the combatant rolls a test kind of
+    /// combat.toml on its own; the action when it does not pass.
+    Test {
+        test: Spanned<String>,
+        otherwise: Box<Spanned<Action>>,
+    },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<String>,
@@ -440,6 +446,7 @@ impl std::fmt::Display for Action {
             }
             Action::RollTable { table } => write!(f, "roll {table}"),
             Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
+            Action::Test { test, otherwise } => write!(f, "test {test} or {otherwise}"),
             Action::Condition {
                 condition,
                 duration,

@@ -350,6 +350,12 @@ impl FightHandle {
                     }
                     continue;
                 }
+                Action::Test { test, otherwise } => {
+                    if !self.pass(who, &test.value, env)? {
+                        self.perform(who, slice::from_ref(otherwise), place, env)?;
+                    }
+                    continue;
+                }
                 Action::RollTable { table } => {
                     let rolled = self.roll_table(Some(who), &table.value, 0);
                     self.fatal()?;
@@ -405,6 +411,32 @@ impl FightHandle {
             resisted.level < original.level
                 || (resisted.level == original.level && resisted.roll > original.roll)
         }))
+    }
+
+    /// A test on its own: `who` rolls the test kind `test` (its opponent in the exchange
+    /// `other`); it passes with one of the kind's `pass` levels.
+    fn pass<'f>(
+        &'f self,
+        who: usize,
+        test: &str,
+        env: &mut FightEnv<'f>,
+    ) -> Result<bool, FightError> {
+        let Some(combat) = self.ruleset().combat.as_ref() else {
+            return Ok(false);
+        };
+        // Checked at load: the test is one of combat.toml's, and says its `pass`.
+        let Some(kind) = combat.tests.iter().find(|kind| kind.name == test) else {
+            return Ok(false);
+        };
+        let attacker = env.bound.me;
+        let opponent = if who == attacker {
+            env.bound.other.unwrap_or(attacker)
+        } else {
+            attacker
+        };
+        let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
+        let result = self.roll_for(combat, kind, (who, opponent), weapon, &kind.name, env)?;
+        Ok(kind.pass.contains(&result.level))
     }
 
     /// A rule of `combat.toml` that a fight cannot follow.

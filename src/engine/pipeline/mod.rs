@@ -66,6 +66,8 @@ pub struct TestKind {
     pub modifiers: Vec<TestModifier>,
     /// Tried in order: the first whose guard holds is the result; the last when none.
     pub levels: Vec<Level>,
+    /// The levels that pass the test when it is made on its own (`test NAME or ...`).
+    pub pass: Vec<u32>,
 }
 
 /// The most non-stacking groups one test's modifiers may come from.
