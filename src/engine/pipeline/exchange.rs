@@ -1,5 +1,7 @@
-//! An exchange's stages, in order: the target, the attacker's test, whether the blow
-//! hits, its damage to the defender, and the `after` rules.
+//! An exchange's stages, in order: the target, the defender's reaction (declared before
+//! the roll), the attack, the defence, the outcome, the effects the winner buys, the
+//! strike (damage, parry reduction, location, armour, the wound), the effects' actions
+//! and the `after` rules; and the tests an action makes within it (`resist`, `test`).
 
 use std::slice;
 

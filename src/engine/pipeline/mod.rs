@@ -1,8 +1,10 @@
 //! The combat sequence as data: what a ruleset's `combat.toml` says, compiled, and the
-//! engine's running of it. The turn (initiative, the action budget, the actions offered,
-//! who is out) and the exchange (the attack's test, whether it hits, the damage, what
-//! follows) are expressions and table actions the engine evaluates natively; a ruleset
-//! that leaves a step out of `combat.toml` keeps the rhai hook of `[hooks]` for it.
+//! engine's running of it. The turn (initiative, the tie-break, the action budget, the
+//! actions offered, who is out) and the exchange (the reaction, the attack and defence
+//! tests, the outcome matrix, effects bought with won levels, the hit, damage, parry
+//! reduction, location, armour, wounds, what follows) are expressions and table actions
+//! the engine evaluates natively; a ruleset that leaves a step of the turn out of
+//! `combat.toml` keeps the rhai hook of `[hooks]` for it.
 //!
 //! One module per stage: [`turn`] for the turn's steps, [`test`] for rolling a test kind,
 //! [`exchange`] for the exchange's stages; [`env`] is how their expressions read the fight.

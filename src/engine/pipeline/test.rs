@@ -1,5 +1,5 @@
-//! Rolling a test kind: the die, the total, the target, then the first level whose
-//! guard holds.
+//! Rolling a test kind: the die, the total, the target with its situational modifiers,
+//! then the first level whose guard holds.
 
 use super::super::reads::TestResult;
 use super::env::FightEnv;
