@@ -122,7 +122,7 @@ pub struct Exchange {
     /// The roll table whose row names the location hit; the pool `total` when `None`.
     pub location: Option<String>,
     /// When this holds, the attacker chooses the location (decision `location`) among
-    /// the table's rows instead of rolling (Choose Location).
+    /// the table's rows instead of rolling (an effect that picks where the blow lands).
     pub choose_location: Option<Condition>,
     /// The rows of the location table, offered when the attacker chooses.
     pub locations: Vec<String>,
