@@ -268,12 +268,10 @@ fn diff_help_has_an_example() {
 
 /// The shipped rulesets and the fixture, as the library loads them.
 fn shipped() -> Vec<affray::ruleset::Ruleset> {
-    let mut dirs: Vec<PathBuf> = fs::read_dir(root().join("rulesets"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("ruleset.toml").is_file())
+    let mut dirs: Vec<PathBuf> = common::SHIPPED
+        .iter()
+        .map(|name| root().join("rulesets").join(name))
         .collect();
-    dirs.sort();
     dirs.push(root().join("tests/fixtures/d20_skirmish"));
     dirs.push(root().join("tests/fixtures/d100_duel"));
     dirs.iter()
