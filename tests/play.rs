@@ -336,11 +336,9 @@ fn the_dial_is_set_per_combatant_and_changed_mid_fight() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let transcript = text(&output.stdout);
-    assert!(
-        transcript.contains(
-            "1D10 initiative for Brannoc — Enter for 9 (rolled by affray), or enter 1-10:"
-        )
-    );
+    assert!(transcript.contains(
+        "1D10 initiative for Brannoc — Enter for 9 (rolled by affray), or enter 1-10 (0 for 10):"
+    ));
     assert!(transcript.contains("  dial: dice=auto\n"));
     // One die asked after the initiative (the attack, where the dial was turned and
     // which affray then rolled), none after it; no choice of Brannoc's asked.
@@ -403,4 +401,29 @@ fn a_resume_against_a_changed_ruleset_is_refused_and_the_file_kept() {
     assert!(message.contains("1D12 initiative for Brannoc"), "{message}");
     assert_eq!(fs::read_to_string(dir.join("m.json")).unwrap(), saved);
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dice_are_typed_as_they_read_0_on_a_d10_and_00_on_percentile_dice() {
+    let dir = scratch("play-zeros");
+    // Brannoc's 1D10 initiative shows 0 (ten); Ysolde's shows 3; then at the first
+    // percentile roll, 00 (a hundred).
+    let duel = duel();
+    let output = affray_with_input(
+        &dir,
+        &["fight", &duel, "--interactive", "--state", "zeros.json"],
+        "0\n3\n\n\n\n00\nquit\n",
+    );
+    let transcript = text(&output.stdout);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(transcript.contains("enter 1-10 (0 for 10)"), "{transcript}");
+    assert!(
+        transcript.contains("1D10 initiative for Brannoc → 10"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("enter 1-100 (00 for 100)"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("→ 100\n"), "{transcript}");
 }

@@ -249,11 +249,17 @@ impl Session {
         asked: &str,
         suggested: Option<u32>,
     ) -> Result<DieAnswer, String> {
+        // A d10 shows 0 for ten, percentile dice 00 for a hundred: typed as the dice read.
+        let zero = match sides {
+            10 => " (0 for 10)",
+            100 => " (00 for 100)",
+            _ => "",
+        };
         let prompt = match suggested {
             Some(value) => {
-                format!("{asked} — Enter for {value} (rolled by affray), or enter 1-{sides}:")
+                format!("{asked} — Enter for {value} (rolled by affray), or enter 1-{sides}{zero}:")
             }
-            None => format!("{asked} — enter 1-{sides}, or r to roll:"),
+            None => format!("{asked} — enter 1-{sides}{zero}, or r to roll:"),
         };
         loop {
             let auto = |session: &Self| {
@@ -293,6 +299,10 @@ impl Session {
                 (text, _) => match text.parse::<i64>() {
                     Ok(value) if (1..=i64::from(sides)).contains(&value) => {
                         return Ok(DieAnswer::Typed(value as u32));
+                    }
+                    // `0` on a d10, `00` on percentile dice: the ten, the hundred.
+                    Ok(0) if (sides == 10 && text == "0") || (sides == 100 && text == "00") => {
+                        return Ok(DieAnswer::Typed(sides));
                     }
                     Ok(value) => self.say(&format!(
                         "  {value} cannot be rolled on a 1D{sides}: enter 1 to {sides}"
