@@ -384,51 +384,56 @@ impl FightHandle {
         Ok(())
     }
 
-    /// An opposed test: `who` rolls the test kind `test` (itself `self`, its opponent in
-    /// the exchange `other`) against the opponent's original roll of this exchange. It
-    /// resists with a better level, or the same level and a higher roll.
+    /// An opposed test: `who` rolls the test kind `test` against the opponent's
+    /// original roll of this exchange. It resists with a better level, or the same level
+    /// and a higher roll.
     fn resist<'f>(
         &'f self,
         who: usize,
         test: &str,
         env: &mut FightEnv<'f>,
     ) -> Result<bool, FightError> {
-        let Some(combat) = self.ruleset().combat.as_ref() else {
-            return Ok(false);
-        };
-        // Checked at load: the test is one of combat.toml's.
-        let Some(kind) = combat.tests.iter().find(|kind| kind.name == test) else {
-            return Ok(false);
-        };
-        let attacker = env.bound.me;
-        let defender = env.bound.other.unwrap_or(attacker);
-        let (opponent, original) = if who == attacker {
-            (defender, env.bound.defence)
+        let original = if who == env.bound.me {
+            env.bound.defence
         } else {
-            (attacker, env.bound.attack)
+            env.bound.attack
         };
-        let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
-        let resisted = self.roll_for(combat, kind, (who, opponent), weapon, &kind.name, env)?;
+        let Some((_, resisted)) = self.test_within(who, test, env)? else {
+            return Ok(false);
+        };
         Ok(original.is_some_and(|original| {
             resisted.level < original.level
                 || (resisted.level == original.level && resisted.roll > original.roll)
         }))
     }
 
-    /// A test on its own: `who` rolls the test kind `test` (its opponent in the exchange
-    /// `other`); it passes with one of the kind's `pass` levels.
+    /// A test on its own: `who` rolls the test kind `test`; it passes with one of the
+    /// kind's `pass` levels.
     fn pass<'f>(
         &'f self,
         who: usize,
         test: &str,
         env: &mut FightEnv<'f>,
     ) -> Result<bool, FightError> {
+        Ok(self
+            .test_within(who, test, env)?
+            .is_some_and(|(kind, result)| kind.pass.contains(&result.level)))
+    }
+
+    /// `who` rolls the test kind `test` within the exchange: itself `self`, its
+    /// opponent in the exchange `other`, with its first weapon in hand.
+    fn test_within<'f>(
+        &'f self,
+        who: usize,
+        test: &str,
+        env: &mut FightEnv<'f>,
+    ) -> Result<Option<(&'f TestKind, TestResult)>, FightError> {
         let Some(combat) = self.ruleset().combat.as_ref() else {
-            return Ok(false);
+            return Ok(None);
         };
-        // Checked at load: the test is one of combat.toml's, and says its `pass`.
+        // Checked at load: the test is one of combat.toml's.
         let Some(kind) = combat.tests.iter().find(|kind| kind.name == test) else {
-            return Ok(false);
+            return Ok(None);
         };
         let attacker = env.bound.me;
         let opponent = if who == attacker {
@@ -438,7 +443,7 @@ impl FightHandle {
         };
         let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
         let result = self.roll_for(combat, kind, (who, opponent), weapon, &kind.name, env)?;
-        Ok(kind.pass.contains(&result.level))
+        Ok(Some((kind, result)))
     }
 
     /// A rule of `combat.toml` that a fight cannot follow.
