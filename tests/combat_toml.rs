@@ -8,15 +8,25 @@
 
 mod common;
 
-use common::{affray, root, scratch, text};
+use common::{affray, copy_dir, root, scratch, text};
 
 use std::fs;
+use std::path::Path;
 
 /// Fight the fixture's duel with `dice` (and `choices`, TOML `[[choices]]` entries
 /// appended to a copy of the scenario); its log and its error output.
 fn duel(case: &str, dice: &str, choices: &str) -> (String, String) {
+    duel_with(
+        case,
+        &root().join("tests/fixtures/d100_duel"),
+        dice,
+        choices,
+    )
+}
+
+/// The same with the ruleset at `fixture`.
+fn duel_with(case: &str, fixture: &Path, dice: &str, choices: &str) -> (String, String) {
     let dir = scratch(case);
-    let fixture = root().join("tests/fixtures/d100_duel");
     let scenario = fs::read_to_string(fixture.join("scenarios/duel.toml")).unwrap();
     let scenario = scenario.replace(
         "ruleset = \"d100_duel\"",
@@ -105,11 +115,11 @@ fn a_critical_buys_bypass_armour_and_rolls_the_weapon_again() {
     assert!(!log.contains("Aldric spends an action"), "{log}");
     has(
         &log,
-        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, choose_location, stagger, trip; tactics)",
+        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, choose_location, stagger, trip, bleed; tactics)",
     );
     has(
         &log,
-        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip; tactics)",
+        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip, bleed; tactics)",
     );
     has(&log, "Aldric takes 8 to left_leg, -3 HP left there");
     has(&log, "Aldric: serious wound to left_leg");
@@ -227,4 +237,83 @@ fn a_heavy_blow_knocks_down_unless_a_test_on_its_own_passes() {
     let (log, _) = duel("stands", "1 1\n80 30\n10 2 5 30\n", "");
     has(&log, "Bryn: athletics 60, rolled 30: success");
     assert!(!log.contains("prone"), "{log}");
+}
+
+#[test]
+fn an_effect_done_at_the_blow_comes_before_the_wound() {
+    // As in the critical above, Bryn's 3 wins 2 levels over the unparried defence; she
+    // buys Bleed (scripted) and Bypass Armour. The dagger's 4 and 4 again for the
+    // critical reach the left leg (1D10 = 4, 5 HP) whole. Bleed's actions are done
+    // `at = "blow"`, once the damage is taken (`if = "damage > 0"`): Aldric bleeds
+    // before the serious wound is judged.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    let (log, _) = duel("bleed", "1 1\n3 4 4 4\n", choices);
+    has(
+        &log,
+        "Bryn chooses manoeuvre: bleed (of bypass_armour, maximise_damage, choose_location, stagger, trip, bleed; scenario)",
+    );
+    has(
+        &log,
+        "Aldric takes 8 to left_leg, -3 HP left there\n    Aldric: bleeding\n    Aldric: serious wound to left_leg",
+    );
+}
+
+#[test]
+fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
+    // The dodge above leaves Bryn prone and off balance. Aldric then attacks at 65 + 20
+    // (a prone target) and fails with 90; Bryn parries at 70 - 20 (prone) - 20 (off balance) = 30 with a 10:
+    // defender 1. Regain Footing is offered to her only because she, the winner, is
+    // prone (`offered = "winner.prone"`), and it clears her own condition (`to = "winner"`).
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                   [[choices]]\ndecision = \"reaction\"\nby = \"Bryn\"\nchoose = \"parry\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"regain_footing\"\n";
+    let (log, _) = duel("regain", "1 1\n90 2 40\n90 10\n", choices);
+    assert_eq!(
+        log.lines()
+            .filter(|line| line.contains("regain_footing"))
+            .count(),
+        1,
+        "offered once, to the prone winner only:\n{log}"
+    );
+    has(&log, "Bryn: parry 30, rolled 10: success");
+    has(
+        &log,
+        "Bryn chooses manoeuvre: regain_footing (of stagger, trip, regain_footing; scenario)",
+    );
+    has(&log, "Bryn: prone ends");
+}
+
+#[test]
+fn a_script_an_effect_calls_sees_the_exchange() {
+    // The bleed above, with a script added to Bleed's actions in a copy of the fixture:
+    // the script's context holds the exchange as it stands at the blow.
+    let dir = scratch("script_context");
+    let ruleset = dir.join("d100_duel");
+    copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    let edited = written.replace(
+        "do = \"condition bleeding\"",
+        "do = \"condition bleeding, script probe::note\"",
+    );
+    assert_ne!(written, edited, "Bleed's actions moved");
+    fs::write(&combat, edited).unwrap();
+    fs::create_dir_all(ruleset.join("scripts")).unwrap();
+    fs::write(
+        ruleset.join("scripts/probe.rhai"),
+        "fn note(ctx) {\n    ctx.fight.log(`probe: ${ctx.who} hit by ${ctx.attacker} (winner ${ctx.winner}) \
+         with ${ctx.weapon} on ${ctx.location}: ${ctx.rolled} rolled, ${ctx.damage} taken, \
+         attack ${ctx.attack.level} ${ctx.attack.roll}, defence ${ctx.defence.level}`);\n}\n",
+    )
+    .unwrap();
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    let (log, error) = duel_with("script_context_fight", &ruleset, "1 1\n3 4 4 4\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "probe: 0 hit by 1 (winner 1) with dagger on left_leg: 8 rolled, 8 taken, attack critical 3, defence failure",
+    );
+    has(&error, "the given dice ran out");
 }

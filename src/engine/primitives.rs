@@ -789,6 +789,11 @@ impl FightHandle {
                         self.set_condition(who, &condition.value, length, unit)?;
                     }
                 }
+                Action::Clear { condition } => {
+                    if let Some(who) = who {
+                        self.clear_condition(who, &condition.value);
+                    }
+                }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.

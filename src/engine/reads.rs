@@ -67,6 +67,30 @@ pub enum Who {
     Me,
     /// `other`: the combatant an option names (a target), when it names one.
     Other,
+    /// `winner`, `loser`: who won the exchange's outcome, and who lost it.
+    Winner,
+    Loser,
+}
+
+impl Who {
+    /// The combatant this names in `bound`, if it names one there.
+    pub fn of(self, bound: &Bound<'_>) -> Option<usize> {
+        let won = |attacker: bool| {
+            bound.outcome.and_then(|(attacker_won, _)| {
+                if attacker_won == attacker {
+                    Some(bound.me)
+                } else {
+                    bound.other
+                }
+            })
+        };
+        match self {
+            Who::Me => Some(bound.me),
+            Who::Other => bound.other,
+            Who::Winner => won(true),
+            Who::Loser => won(false),
+        }
+    }
 }
 
 /// What a slot reads. Names a ruleset does not declare (skills, values kept by scripts,
@@ -267,8 +291,9 @@ impl<'v> FightScope<'v> {
                 "fight",
             ],
             Place::Exchange => &[
-                "attacker", "defender", "self", "other", "weapon", "parry", "attack", "defence",
-                "reaction", "outcome", "chosen", "location", "damage", "rolled", "round", "fight",
+                "attacker", "defender", "self", "other", "winner", "loser", "weapon", "parry",
+                "attack", "defence", "reaction", "outcome", "chosen", "location", "damage",
+                "rolled", "round", "fight",
             ],
         };
         roots
@@ -399,6 +424,8 @@ impl Scope for FightScope<'_> {
             ["other", _, ..] => self.combatant(Who::Other, path),
             ["attacker", _, ..] => self.combatant(Who::Me, path),
             ["defender", _, ..] => self.combatant(Who::Other, path),
+            ["winner", _, ..] => self.combatant(Who::Winner, path),
+            ["loser", _, ..] => self.combatant(Who::Loser, path),
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
@@ -735,10 +762,7 @@ pub(crate) fn opponent(core: &Core, me: usize, index: usize) -> Option<usize> {
 
 impl<'a> World<'a> {
     fn who(bound: &Bound<'_>, who: Who) -> Option<usize> {
-        match who {
-            Who::Me => Some(bound.me),
-            Who::Other => bound.other,
-        }
+        who.of(bound)
     }
 
     pub fn number(&self, bound: &Bound<'_>, read: &Read) -> i64 {

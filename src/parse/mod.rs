@@ -483,6 +483,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_reroll | Rule::reroll_action => "`reroll`, as in `reroll 2 times ignoring 19-20`",
         Rule::kw_ignoring => "`ignoring`",
         Rule::kw_condition | Rule::condition_action => "`condition`, as in `condition prone`",
+        Rule::kw_clear | Rule::clear_action => "`clear`, as in `clear prone`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
         }

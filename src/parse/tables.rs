@@ -120,6 +120,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_condition
             | Rule::kw_resist
             | Rule::kw_test
+            | Rule::kw_clear
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -414,6 +415,9 @@ fn lower_action(
                 duration,
             }
         }
+        Rule::clear_action => Action::Clear {
+            condition: lower_name(origin, children.expect(Rule::name, "a condition")?),
+        },
         Rule::resist_action | Rule::test_action => {
             let test = lower_name(origin, children.expect(Rule::name, "a test")?);
             let otherwise = children

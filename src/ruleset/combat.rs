@@ -39,8 +39,9 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, Combat, EffectRule, EffectsStage, Exchange, Level, MAX_GROUPS, OutcomeMatrix, Reaction,
-    ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction, WoundRule,
+    After, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Level, MAX_GROUPS,
+    OutcomeMatrix, Party, Reaction, ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction,
+    WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -108,6 +109,9 @@ struct ExchangeEntry {
     unopposed: Option<Text>,
     outcome: Option<Text>,
     effects: Option<EffectsEntry>,
+    /// What combat.toml adds to effects of the list, by name.
+    #[serde(default)]
+    effect: IndexMap<String, EffectEntry>,
     hits: Text,
     damage: Option<Text>,
     reduction: Option<Text>,
@@ -143,6 +147,21 @@ struct EffectsEntry {
     count: Option<Text>,
     /// The decision's name; `effect` unless said.
     decision: Option<String>,
+}
+
+/// `[exchanges.NAME.effect.EFFECT]`: when an effect is offered, and what it does.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EffectEntry {
+    offered: Option<Text>,
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    #[serde(rename = "do")]
+    actions: Option<Text>,
+    /// `winner` or `loser` (the default).
+    to: Option<Text>,
+    /// `blow` or `after` (the default).
+    at: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -536,6 +555,10 @@ impl<'a> Compiler<'a> {
                 }),
                 traits: effect.weapons.iter().map(|w| w.value.clone()).collect(),
                 actions: effect.actions.clone(),
+                offered: None,
+                guard: None,
+                to: Party::Loser,
+                at: EffectTime::After,
             })
             .collect();
         Some(EffectsStage {
@@ -544,6 +567,110 @@ impl<'a> Compiler<'a> {
             count: None,
             effects,
         })
+    }
+
+    /// `[exchanges.NAME.effect.EFFECT]`: each named effect's guards, actions, party and
+    /// time, compiled into `stage`; false when one has a problem.
+    fn effect_rules(
+        &mut self,
+        entries: &IndexMap<String, EffectEntry>,
+        mut stage: Option<&mut EffectsStage>,
+        names: &Names<'_>,
+        exchange: &str,
+    ) -> bool {
+        let mut sound = true;
+        for (effect, entry) in entries {
+            let rule = stage
+                .as_mut()
+                .and_then(|stage| stage.effects.iter_mut().find(|e| e.name == *effect));
+            let Some(rule) = rule else {
+                let span = [
+                    &entry.offered,
+                    &entry.guard,
+                    &entry.actions,
+                    &entry.to,
+                    &entry.at,
+                ]
+                .into_iter()
+                .flatten()
+                .map(content)
+                .next()
+                .unwrap_or(Span::new(0, 0));
+                let known: Vec<String> = stage
+                    .as_ref()
+                    .map(|s| s.effects.iter().map(|e| e.name.clone()).collect())
+                    .unwrap_or_default();
+                self.rule(
+                    span,
+                    "not an effect of the list",
+                    format!("`[exchanges.{exchange}.effect.{effect}]`: the exchange's effect list has no effect `{effect}`"),
+                    &if stage.is_none() {
+                        "give the exchange `effects = { list = \"...\" }` first".to_string()
+                    } else {
+                        format!("the effects are: {}", known.join(", "))
+                    },
+                );
+                sound = false;
+                continue;
+            };
+            self.at(
+                Place::Exchange,
+                false,
+                format!("the effect `{effect}`'s `offered`"),
+            );
+            if let Some(text) = &entry.offered {
+                rule.offered = self.condition(text);
+                sound &= rule.offered.is_some();
+            }
+            self.at(
+                Place::Exchange,
+                false,
+                format!("the effect `{effect}`'s `if`"),
+            );
+            if let Some(text) = &entry.guard {
+                rule.guard = self.condition(text);
+                sound &= rule.guard.is_some();
+            }
+            if let Some(text) = &entry.actions {
+                match self.actions(text, names) {
+                    Some(actions) => rule.actions.extend(actions),
+                    None => sound = false,
+                }
+            }
+            match entry.to.as_ref().map(|t| t.get_ref().as_str()) {
+                None | Some("loser") => rule.to = Party::Loser,
+                Some("winner") => rule.to = Party::Winner,
+                Some(other) => {
+                    if let Some(text) = &entry.to {
+                        self.rule(
+                            content(text),
+                            "not a party of the outcome",
+                            format!(
+                                "`to = \"{other}\"`: an effect befalls the winner or the loser"
+                            ),
+                            "write `to = \"loser\"` (the default) or `to = \"winner\"`",
+                        );
+                    }
+                    sound = false;
+                }
+            }
+            match entry.at.as_ref().map(|t| t.get_ref().as_str()) {
+                None | Some("after") => rule.at = EffectTime::After,
+                Some("blow") => rule.at = EffectTime::Blow,
+                Some(other) => {
+                    if let Some(text) = &entry.at {
+                        self.rule(
+                            content(text),
+                            "not a time of the exchange",
+                            format!("`at = \"{other}\"`: an effect's actions are done at the blow or after it"),
+                            "write `at = \"after\"` (the default) or `at = \"blow\"` (once the damage is taken, before the wound is judged)",
+                        );
+                    }
+                    sound = false;
+                }
+            }
+        }
+        sound
     }
 
     fn rule(&mut self, span: Span, label: &str, message: String, help: &str) {
@@ -754,6 +881,9 @@ pub(super) fn compile_combat(
             if stage.count.is_none() {
                 effects = None;
             }
+        }
+        if !compiler.effect_rules(&entry.effect, effects.as_mut(), names, name) {
+            effects = None;
         }
         let locations: Vec<String> = entry
             .location

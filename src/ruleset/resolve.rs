@@ -830,7 +830,7 @@ impl Names<'_> {
                         ),
                     Some(_) => {}
                 },
-                Action::Condition { condition, .. } => {
+                Action::Condition { condition, .. } | Action::Clear { condition } => {
                     if !self.settings.conditions.contains_key(&condition.value) {
                         problems.push(
                             UnknownName::new(

@@ -556,7 +556,7 @@ fn roll_table(f: &mut FightHandle, w: i64, table: &str, adjustment: i64) -> Resu
     let (row, calls) = f.roll_table(Some(w), table, adjustment)?;
     for call in &calls {
         // What the row's script returns is not used: it acts through the fight.
-        let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call)?;
+        let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call, None)?;
     }
     Ok(row_map(row.result, row.row, row.label))
 }

@@ -10,6 +10,7 @@ use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
 use thiserror::Error;
 
 use super::{Script, span_of};
+use crate::engine::pipeline::ExchangeContext;
 use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
 use crate::ruleset::Ruleset;
 use crate::source::Span;
@@ -123,9 +124,10 @@ impl Hooks {
         table: &str,
         row: &str,
         call: &crate::engine::ScriptCall,
+        exchange: Option<&ExchangeContext>,
     ) -> Result<(), ScriptFailure> {
         let ruleset = fight.ruleset();
-        call_row_script(fight, who, table, row, call)
+        call_row_script(fight, who, table, row, call, exchange)
             .map(drop)
             .map_err(|error| {
                 let script = ruleset.scripts.iter().find(|s| s.module == call.module);
@@ -308,13 +310,17 @@ impl Chooser for TacticsChooser {
 }
 
 /// A table row's `script module::function(args)`: called with a context map
-/// `#{ fight, who, table, row }` and the row's arguments.
+/// `#{ fight, who, table, row }` and the row's arguments. Called from a rule of an
+/// exchange, the map also holds the exchange: `attacker`, `defender`, `winner` (numbers;
+/// `()` before the outcome), `weapon`, `parry` (equipment ids, or `()`), `location`,
+/// `rolled`, `damage`, and `attack`, `defence` (`#{ level, roll }`, or `()`).
 pub fn call_row_script(
     fight: &FightHandle,
     who: Option<usize>,
     table: &str,
     row: &str,
     call: &crate::engine::ScriptCall,
+    exchange: Option<&ExchangeContext>,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
     let ruleset = fight.ruleset();
     let script = ruleset
@@ -330,7 +336,38 @@ pub fn call_row_script(
     );
     context.insert("table".into(), table.into());
     context.insert("row".into(), row.into());
+    if let Some(exchange) = exchange {
+        insert_exchange(&mut context, exchange);
+    }
     let mut args = vec![Dynamic::from(context)];
     args.extend(call.args.iter().map(super::api::value_to_dynamic));
     call_function(ruleset, script, &call.function, args)
+}
+
+/// The exchange's part of a script's context map.
+fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
+    let text = |value: &Option<String>| value.clone().map_or(Dynamic::UNIT, Dynamic::from);
+    let test = |value: &Option<(String, i64)>| {
+        value.as_ref().map_or(Dynamic::UNIT, |(level, roll)| {
+            let mut map = Map::new();
+            map.insert("level".into(), level.clone().into());
+            map.insert("roll".into(), Dynamic::from(*roll));
+            Dynamic::from(map)
+        })
+    };
+    context.insert("attacker".into(), Dynamic::from(exchange.attacker as i64));
+    context.insert("defender".into(), Dynamic::from(exchange.defender as i64));
+    context.insert(
+        "winner".into(),
+        exchange
+            .winner
+            .map_or(Dynamic::UNIT, |w| Dynamic::from(w as i64)),
+    );
+    context.insert("weapon".into(), text(&exchange.weapon));
+    context.insert("parry".into(), text(&exchange.parry));
+    context.insert("location".into(), text(&exchange.location));
+    context.insert("rolled".into(), Dynamic::from(exchange.rolled));
+    context.insert("damage".into(), Dynamic::from(exchange.damage));
+    context.insert("attack".into(), test(&exchange.attack));
+    context.insert("defence".into(), test(&exchange.defence));
 }

@@ -131,6 +131,8 @@ pub enum Action {
         test: Spanned<String>,
         otherwise: Box<Spanned<Action>>,
     },
+    /// `clear prone`: the condition ends.
+    Clear { condition: Spanned<String> },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<String>,
@@ -445,6 +447,7 @@ impl std::fmt::Display for Action {
                 write!(f, "reroll {times} times ignoring {ignoring}")
             }
             Action::RollTable { table } => write!(f, "roll {table}"),
+            Action::Clear { condition } => write!(f, "clear {condition}"),
             Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
             Action::Test { test, otherwise } => write!(f, "test {test} or {otherwise}"),
             Action::Condition {

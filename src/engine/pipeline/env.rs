@@ -6,7 +6,7 @@ use crate::dice::DiceExpr;
 use crate::expr::{Env, Slot};
 
 use super::super::FightHandle;
-use super::super::reads::{Bound, Read, SavedBindings, Who, World, held, opponent};
+use super::super::reads::{Bound, Read, SavedBindings, World, held, opponent};
 use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
@@ -82,10 +82,7 @@ impl Env for FightEnv<'_> {
                 None => 0,
             },
             Read::StatisticDice(who, ref name) => {
-                let whom = match who {
-                    Who::Me => Some(self.bound.me),
-                    Who::Other => self.bound.other,
-                };
+                let whom = who.of(&self.bound);
                 // Taken out of the state first: the state is not held while rolling.
                 let statistic = whom
                     .and_then(|whom| self.fight.core().combatants[whom].statistic(name).cloned());
@@ -108,10 +105,7 @@ impl Env for FightEnv<'_> {
                 .and_then(|w| w.damage.as_ref())
                 .map_or((0, 0), bounds),
             Read::StatisticDice(who, name) => {
-                let whom = match who {
-                    Who::Me => Some(self.bound.me),
-                    Who::Other => self.bound.other,
-                };
+                let whom = who.of(&self.bound);
                 let core = self.fight.core();
                 match whom.and_then(|whom| core.combatants[whom].statistic(name)) {
                     Some(Statistic::Dice(dice)) => bounds(dice),

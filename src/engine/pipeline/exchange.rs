@@ -6,11 +6,14 @@
 use std::slice;
 
 use super::super::reads::TestResult;
-use super::super::reads::held;
+use super::super::reads::{Who, held};
 use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
-use super::{Combat, EffectsStage, Exchange, Reaction, ReactionWeapon, Role, TestKind};
+use super::{
+    Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party, Reaction, ReactionWeapon,
+    Role, TestKind,
+};
 use crate::log::Event;
 use crate::ruleset::Ruleset;
 use crate::ruleset::Weapon;
@@ -83,16 +86,7 @@ impl FightHandle {
             self.strike(exchange, defender, &mut env)?;
         }
 
-        // The chosen effects' own actions befall the loser, in the list's order.
-        if let (Some(stage), Some((attacker_won, _))) = (&exchange.effects, env.bound.outcome) {
-            let loser = if attacker_won { defender } else { attacker };
-            let chosen = env.bound.chosen;
-            for (effect, &times) in stage.effects.iter().zip(&chosen) {
-                for _ in 0..times {
-                    self.perform(loser, &effect.actions, &effect.name, &mut env)?;
-                }
-            }
-        }
+        self.effects_at(exchange, EffectTime::After, &mut env)?;
 
         for rule in &exchange.after {
             if rule.guard.eval(&mut env) {
@@ -169,7 +163,7 @@ impl FightHandle {
             (level_of(env.bound.defence), level_of(env.bound.attack))
         };
         for _ in 0..count {
-            let chosen = &env.bound.chosen;
+            let chosen = env.bound.chosen;
             let options: Vec<String> = stage
                 .effects
                 .iter()
@@ -191,6 +185,7 @@ impl FightHandle {
                         || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
                 })
                 .filter(|(at, e)| e.stackable || chosen[*at] == 0)
+                .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| offered.eval(env)))
                 .map(|(_, e)| e.name.clone())
                 .collect();
             if options.is_empty() {
@@ -326,10 +321,47 @@ impl FightHandle {
         env.bound.damage = taken;
         self.damage(defender, location, taken)
             .map_err(|message| self.combat_error(message))?;
+        self.effects_at(exchange, EffectTime::Blow, env)?;
         if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
             self.wound(defender, Some(location), &wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
+        }
+        Ok(())
+    }
+
+    /// The chosen effects' actions whose time is `at`, in the list's order, once for
+    /// each time an effect was chosen, to the party it names, where its guard holds.
+    fn effects_at<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        at: EffectTime,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        let (Some(stage), Some((attacker_won, _))) = (&exchange.effects, env.bound.outcome) else {
+            return Ok(());
+        };
+        let (attacker, defender) = (env.bound.me, env.bound.other.unwrap_or(env.bound.me));
+        let (winner, loser) = if attacker_won {
+            (attacker, defender)
+        } else {
+            (defender, attacker)
+        };
+        let chosen = env.bound.chosen;
+        for (effect, &times) in stage.effects.iter().zip(&chosen) {
+            if effect.at != at || effect.actions.is_empty() {
+                continue;
+            }
+            for _ in 0..times {
+                if effect.guard.as_ref().is_some_and(|guard| !guard.eval(env)) {
+                    continue;
+                }
+                let whom = match effect.to {
+                    Party::Winner => winner,
+                    Party::Loser => loser,
+                };
+                self.perform(whom, &effect.actions, &effect.name, env)?;
+            }
         }
         Ok(())
     }
@@ -373,15 +405,57 @@ impl FightHandle {
                     ("combat", place.to_string())
                 }
             };
+            if calls.is_empty() {
+                continue;
+            }
+            let context = self.exchange_context(env);
             for call in &calls {
                 self.0
                     .hooks
-                    .call_row(self, Some(who), table, &row, call)
+                    .call_row(self, Some(who), table, &row, call, Some(&context))
                     .map_err(|failure| FightError::Script(Box::new(failure)))?;
                 self.fatal()?;
             }
         }
         Ok(())
+    }
+
+    /// What a script called by a rule sees of the exchange so far.
+    fn exchange_context(&self, env: &FightEnv<'_>) -> ExchangeContext {
+        let bound = &env.bound;
+        let ruleset = self.ruleset();
+        let equipment = &ruleset.equipment;
+        let id = |weapon: Option<&Weapon>| {
+            let weapon = weapon?;
+            equipment
+                .weapons
+                .iter()
+                .chain(&equipment.shields)
+                .find(|(_, w)| std::ptr::eq(*w, weapon))
+                .map(|(id, _)| id.clone())
+        };
+        let levels = &ruleset
+            .combat
+            .as_ref()
+            .map_or(&[][..], |c| &c.vocabulary.success_levels[..]);
+        let test = |result: Option<TestResult>| {
+            result.map(|t| {
+                let level = levels.get(t.level as usize).cloned().unwrap_or_default();
+                (level, t.roll)
+            })
+        };
+        ExchangeContext {
+            attacker: bound.me,
+            defender: bound.other.unwrap_or(bound.me),
+            winner: Who::Winner.of(bound),
+            weapon: id(bound.item),
+            parry: id(bound.parry),
+            location: bound.location.map(str::to_string),
+            rolled: bound.rolled,
+            damage: bound.damage,
+            attack: test(bound.attack),
+            defence: test(bound.defence),
+        }
     }
 
     /// An opposed test: `who` rolls the test kind `test` against the opponent's

@@ -194,8 +194,34 @@ pub struct EffectRule {
     pub requires: Option<(bool, u32)>,
     /// Weapon traits, any of which the winner's weapon must have; none: any weapon.
     pub traits: Vec<String>,
-    /// Done to the loser, in the `after` stage.
+    /// The effect list's actions, then combat.toml's (`[exchanges.NAME.effect.EFFECT]
+    /// do`), done to `to` at the stage `at` for each time the effect was chosen.
     pub actions: Vec<Spanned<Action>>,
+    /// Offered only while this holds (`offered`).
+    pub offered: Option<Condition>,
+    /// Its actions are done only while this holds (`if`).
+    pub guard: Option<Condition>,
+    /// Whom the actions befall: the loser unless combat.toml says the winner.
+    pub to: Party,
+    /// When they are done.
+    pub at: EffectTime,
+}
+
+/// Who an effect's actions befall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Party {
+    Winner,
+    Loser,
+}
+
+/// When an effect's actions are done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffectTime {
+    /// Once the blow's damage is taken, before its wound is judged (and only when the
+    /// blow lands): what changes the wound, such as a weapon yanked out of it.
+    Blow,
+    /// After the blow, in the list's order, before the `after` rules.
+    After,
 }
 
 /// A wound threshold.
@@ -213,6 +239,27 @@ pub struct After {
     /// Whom the actions befall.
     pub to: Role,
     pub actions: Vec<Spanned<Action>>,
+}
+
+/// What a script that a rule of an exchange calls (`script module::function`) sees of
+/// the exchange, beside the row context: built only when a script is called.
+#[derive(Clone, Debug, Default)]
+pub struct ExchangeContext {
+    pub attacker: usize,
+    pub defender: usize,
+    /// Who won the outcome, once it is known.
+    pub winner: Option<usize>,
+    /// The equipment ids of the attacker's weapon and of what the defender reacts with.
+    pub weapon: Option<String>,
+    pub parry: Option<String>,
+    /// The location hit, once it is known.
+    pub location: Option<String>,
+    /// The damage as rolled, and as taken.
+    pub rolled: i64,
+    pub damage: i64,
+    /// The attack's and the defence's level and die roll.
+    pub attack: Option<(String, i64)>,
+    pub defence: Option<(String, i64)>,
 }
 
 /// A combatant's part in an exchange.
