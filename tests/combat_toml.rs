@@ -226,13 +226,14 @@ fn a_winner_who_buys_choose_location_picks_where_the_blow_lands() {
 
 #[test]
 fn a_heavy_blow_knocks_down_unless_a_test_on_its_own_passes() {
-    // The blow of the serious-wound test above rolled 10 (8 or more) and got through:
-    // Bryn tests Athletics (60). A 70 fails: prone for the round; a 30 passes.
+    // The blow of the serious-wound test above rolled 10 (8 or more): Bryn is knocked
+    // back (10 - 6) / 2 = 2 metres and tests Athletics (60). A 70 fails: prone for the
+    // round; a 30 passes.
     let (log, _) = duel("knocked", "1 1\n80 30\n10 2 5 70\n", "");
     has(&log, "Bryn takes 9 to body, -3 HP left there");
     has(
         &log,
-        "Bryn: athletics 60, rolled 70: failure\n    Bryn: prone for 1 round",
+        "Bryn is knocked back 2 m\n    1D100 athletics for Bryn → 70\n    Bryn: athletics 60, rolled 70: failure\n    Bryn: prone for 1 round",
     );
     let (log, _) = duel("stands", "1 1\n80 30\n10 2 5 30\n", "");
     has(&log, "Bryn: athletics 60, rolled 30: success");
@@ -315,5 +316,83 @@ fn a_script_an_effect_calls_sees_the_exchange() {
         &log,
         "probe: 0 hit by 1 (winner 1) with dagger on left_leg: 8 rolled, 8 taken, attack critical 3, defence failure",
     );
+    has(&error, "the given dice ran out");
+}
+
+#[test]
+fn a_parry_against_a_miss_may_be_withdrawn_and_then_costs_nothing() {
+    // Aldric declares a parry before Bryn's roll; her 80 misses, so he may withdraw it
+    // (scripted): no action spent, no parry rolled, the defence counts as the unopposed
+    // failure and nobody wins. He acts with both his actions, and his attack (the next
+    // die, 90) is Bryn's to parry as usual.
+    let choices =
+        "[[choices]]\ndecision = \"withdraw_parry\"\nby = \"Aldric\"\nchoose = \"withdraw\"\n";
+    let (log, _) = duel("withdrawn", "1 1\n80 90\n", choices);
+    has(&log, "Bryn: attack 70, rolled 80: failure");
+    has(
+        &log,
+        "Aldric chooses withdraw_parry: withdraw (of complete, withdraw; scenario)",
+    );
+    assert!(!log.contains("Aldric spends an action"), "{log}");
+    assert!(!log.contains("Aldric: parry"), "{log}");
+    has(&log, "Aldric acts (2 actions left)");
+    has(&log, "Aldric: attack 65, rolled 90: failure");
+}
+
+#[test]
+fn knockback_counts_the_damage_rolled_even_when_a_parry_takes_it_all() {
+    // Bryn's critical (3) beats Aldric's parry (30): attacker 1, spent (scripted) on
+    // Stagger. Her dagger's 4 and 4 again for the critical, 8 rolled, land on his large
+    // shield, which deflects all of it: nothing reaches the body (1D10 = 5). The 8
+    // rolled still knocks him back (8 - 6) / 2 = 1 metre, and his Athletics (40) fails
+    // with a 50: prone.
+    let choices = "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"stagger\"\n";
+    let (log, _) = duel("knockback_parried", "1 1\n3 30 4 4 5 50\n", choices);
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric deflects 8");
+    has(&log, "Aldric takes 0 to body, 7 HP left there");
+    has(&log, "Aldric is knocked back 1 m");
+    has(
+        &log,
+        "Aldric: athletics 40, rolled 50: failure\n    Aldric: prone for 1 round",
+    );
+}
+
+#[test]
+fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_guard_holds() {
+    // A copy of the fixture whose turn is offered by a `choices` hook, as a ruleset has
+    // it while it moves its exchange into combat.toml before the rest of its turn. The
+    // attack is done natively where its `if` holds (from round 2), by the `act` hook
+    // before; an action combat.toml does not name always goes to the hook.
+    let dir = scratch("mixed_turn");
+    let ruleset = dir.join("d100_duel");
+    copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    let edited = written.replace(
+        "name = \"attack\"\nexchange = \"melee\"",
+        "name = \"attack\"\nexchange = \"melee\"\nif = \"round > 1\"",
+    );
+    assert_ne!(written, edited, "the attack action moved");
+    fs::write(&combat, edited).unwrap();
+    let settings = ruleset.join("ruleset.toml");
+    let mut toml = fs::read_to_string(&settings).unwrap();
+    toml.push_str("\n[hooks]\nchoices = \"turn::choices\"\nact = \"turn::act\"\n");
+    fs::write(&settings, toml).unwrap();
+    fs::create_dir_all(ruleset.join("scripts")).unwrap();
+    fs::write(
+        ruleset.join("scripts/turn.rhai"),
+        "fn choices(fight, who) { [\"attack\", \"shout\"] }\n\
+         fn act(fight, who, action) { fight.log(\"the hook does \" + action); }\n",
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let (log, error) = duel_with("mixed_turn_fight", &ruleset, "1 1\n1 1\n80 90\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    let (first, second) = log.split_once("Round 2").expect("a second round");
+    assert_eq!(first.matches("the hook does attack").count(), 4, "{log}");
+    assert!(!second.contains("the hook does"), "{log}");
+    has(second, "Bryn: attack 70, rolled 80: failure");
     has(&error, "the given dice ran out");
 }

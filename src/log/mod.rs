@@ -79,6 +79,11 @@ pub enum Event {
         who: String,
         amount: i64,
     },
+    /// A blow forced a combatant back so many metres.
+    Knockback {
+        who: String,
+        metres: i64,
+    },
     /// Armour points of a location changed.
     Armour {
         who: String,

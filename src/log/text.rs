@@ -131,6 +131,9 @@ pub fn render_text(event: &Event, out: &mut String) {
             armour,
         } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
+        Event::Knockback { who, metres } => {
+            writeln!(out, "    {who} is knocked back {metres} m")
+        }
         Event::Distance {
             between: [a, b],
             distance,

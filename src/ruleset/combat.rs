@@ -39,7 +39,7 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Level, MAX_GROUPS,
+    After, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Knockback, Level, MAX_GROUPS,
     OutcomeMatrix, Party, Reaction, ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction,
     WoundRule,
 };
@@ -122,6 +122,17 @@ struct ExchangeEntry {
     wounds: Vec<WoundEntry>,
     #[serde(default)]
     after: Vec<AfterEntry>,
+    knockback: Option<KnockbackEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnockbackEntry {
+    #[serde(rename = "if")]
+    guard: Text,
+    metres: Text,
+    #[serde(rename = "do")]
+    actions: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,6 +147,8 @@ struct ReactionEntry {
     /// `true`: the first weapon in hand (a parry); `false`: none (a dodge); a trait:
     /// the first weapon in hand with it, else the first.
     weapon: Option<TomlSpanned<toml::Value>>,
+    /// When the defender may withdraw it, once the attack is rolled.
+    withdraw: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -829,8 +842,18 @@ pub(super) fn compile_combat(
                 format!("the reaction `{}`'s `if`", reaction.name.get_ref()),
             );
             let guard = reaction.guard.as_ref().and_then(|t| compiler.condition(t));
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the reaction `{}`'s `withdraw`", reaction.name.get_ref()),
+            );
+            let withdraw = reaction
+                .withdraw
+                .as_ref()
+                .and_then(|t| compiler.condition(t));
             if let Some(test) = test
                 && (reaction.guard.is_none() || guard.is_some())
+                && (reaction.withdraw.is_none() || withdraw.is_some())
             {
                 reactions.push(Reaction {
                     name: reaction.name.get_ref().clone(),
@@ -838,6 +861,7 @@ pub(super) fn compile_combat(
                     test,
                     cost: i64::from(reaction.cost.unwrap_or(1)),
                     weapon: compiler.reaction_weapon(reaction.weapon.as_ref(), vocabulary),
+                    withdraw,
                 });
             }
         }
@@ -985,6 +1009,20 @@ pub(super) fn compile_combat(
                 after.push(After { guard, to, actions });
             }
         }
+        let knockback = entry.knockback.as_ref().and_then(|entry| {
+            compiler.at(Place::Exchange, false, format!("the knockback of `{name}`"));
+            let guard = compiler.condition(&entry.guard);
+            let metres = compiler.number(&entry.metres);
+            let actions = match &entry.actions {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
+            Some(Knockback {
+                guard: guard?,
+                metres: metres?,
+                actions: actions?,
+            })
+        });
         let written = |text: &Option<Text>, compiled: bool| text.is_none() || compiled;
         if let (Some(test), Some(hits)) = (test, hits)
             && written(&entry.damage, damage.is_some())
@@ -995,6 +1033,7 @@ pub(super) fn compile_combat(
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
             && (entry.effects.is_none() || effects.is_some())
+            && (entry.knockback.is_none() || knockback.is_some())
         {
             exchanges.push(Exchange {
                 name: name.clone(),
@@ -1013,6 +1052,7 @@ pub(super) fn compile_combat(
                 armour,
                 wounds,
                 after,
+                knockback,
             });
         }
     }

@@ -153,10 +153,13 @@ pub(super) fn resolve(
     );
     let combat = decoded_combat
         .and_then(|(decoded, file)| compile_combat(&decoded, &vocabulary, &names, file, problems));
-    // A step is said once: by combat.toml or by a hook.
+    // A step is said once: by combat.toml or by a hook. A `choices` hook may offer the
+    // actions that combat.toml does (and `act` those it does not).
+    let offered_by_hook = settings.hooks.contains_key("choices");
     if let Some(combat) = &combat {
         for (hook, target) in &settings.hooks {
-            if combat.provides(hook) {
+            let shared = offered_by_hook && (hook == "choices" || hook == "act");
+            if combat.provides(hook) && !shared {
                 problems.push(
                     RulesetProblem::Toml {
                         src: settings_file.named(),

@@ -87,8 +87,28 @@ fn roll_at_depth<'t>(
             table: table.name.value.clone(),
         });
     }
+    let result = roll_die(table, roll_table, dice)? + adjustment;
+    resolve_at_depth(table, roll_table, find, dice, depth, result)
+}
+
+fn roll_die(
+    table: &Table,
+    roll_table: &RollTable,
+    dice: &mut DiceSource,
+) -> Result<i64, TableRollError> {
     let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
-    let result = roll_table.die.roll(dice, &purpose)?.total + adjustment;
+    Ok(roll_table.die.roll(dice, &purpose)?.total)
+}
+
+/// The row `result` reads, with its rerolls and the tables it rolls as well.
+fn resolve_at_depth<'t>(
+    table: &'t Table,
+    roll_table: &'t RollTable,
+    find: &dyn Fn(&str) -> Option<&'t Table>,
+    dice: &mut DiceSource,
+    depth: usize,
+    result: i64,
+) -> Result<RollOnTable, TableRollError> {
     let row = row_for(roll_table, result);
     let mut rerolls = Vec::new();
     let mut rolled_tables = Vec::new();
@@ -97,12 +117,19 @@ fn roll_at_depth<'t>(
             Action::Reroll { times, ignoring } => {
                 for _ in 0..*times {
                     loop {
-                        let again = roll_at_depth(table, find, dice, depth + 1, 0)?;
-                        if ignoring.value.contains(again.result) {
-                            rerolls.push(RerollStep::Ignored {
-                                result: again.result,
+                        if depth + 1 > MAX_DEPTH {
+                            return Err(TableRollError::TooDeep {
+                                table: table.name.value.clone(),
                             });
+                        }
+                        // An ignored result is only read, not done: its own rerolls
+                        // and tables are not rolled.
+                        let result = roll_die(table, roll_table, dice)?;
+                        if ignoring.value.contains(result) {
+                            rerolls.push(RerollStep::Ignored { result });
                         } else {
+                            let again =
+                                resolve_at_depth(table, roll_table, find, dice, depth + 1, result)?;
                             rerolls.push(RerollStep::Kept { roll: again });
                             break;
                         }
@@ -139,5 +166,43 @@ pub fn row_for(table: &RollTable, result: i64) -> usize {
         (Some(low), _) if result < table.rows[low].range.low => low,
         (_, Some(high)) => high,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::GivenDie;
+    use crate::parse::parse_tables;
+    use crate::source::SourceFile;
+
+    /// Legend's Unlucky and Doomed: "Roll twice, ignoring any rolls of 19 or 20." An
+    /// ignored 20 (Doomed) is only read: its own three rerolls are not rolled, so the
+    /// dice after it are the Unlucky row's two rerolls.
+    #[test]
+    fn an_ignored_result_does_not_do_its_own_rerolls() {
+        let file = SourceFile::new(
+            "fumbles.tables",
+            "table fumble roll 1d20 { 1-10 falter  11-18 drop  \
+             19 unlucky => reroll 2 times ignoring 19-20  \
+             20 doomed => reroll 3 times ignoring 19-20 }",
+        );
+        let tables = parse_tables(&file).unwrap_or_else(|e| panic!("{e}"));
+        let given = [19, 20, 1, 12].map(|value| GivenDie {
+            value,
+            origin: String::new(),
+        });
+        let mut dice = DiceSource::given(given);
+        let rolled = roll_on_table_adjusted(&tables.tables[0], &|_| None, &mut dice, 0).unwrap();
+        assert_eq!(rolled.result, 19);
+        let steps: Vec<String> = rolled
+            .rerolls
+            .iter()
+            .map(|step| match step {
+                RerollStep::Ignored { result } => format!("ignored {result}"),
+                RerollStep::Kept { roll } => format!("kept {}", roll.result),
+            })
+            .collect();
+        assert_eq!(steps, ["ignored 20", "kept 1", "kept 12"]);
     }
 }

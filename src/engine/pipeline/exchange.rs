@@ -66,6 +66,7 @@ impl FightHandle {
         );
         env.bound.attack = Some(attack);
 
+        let reaction = self.complete(reaction, defender, &mut env)?;
         env.bound.defence = match reaction {
             Some(reaction) => Some(self.defend(combat, reaction, defender, &mut env)?),
             None => exchange.unopposed.map(|level| TestResult {
@@ -128,10 +129,43 @@ impl FightHandle {
             return Ok(None);
         };
         let reaction = &exchange.reactions[at];
+        // One the defender may withdraw is paid for once the attack is seen.
+        if reaction.withdraw.is_none() {
+            self.pay(defender, reaction);
+        }
+        env.bound.reaction = Some(at as u32);
+        Ok(Some(reaction))
+    }
+
+    fn pay(&self, defender: usize, reaction: &Reaction) {
         for _ in 0..reaction.cost {
             self.spend_action(defender, &reaction.name);
         }
-        env.bound.reaction = Some(at as u32);
+    }
+
+    /// Once the attack is rolled: whether the defender goes on with a reaction it may
+    /// withdraw (where its `withdraw` holds, decision `withdraw_NAME`), paid for then.
+    fn complete<'c>(
+        &self,
+        reaction: Option<&'c Reaction>,
+        defender: usize,
+        env: &mut FightEnv<'_>,
+    ) -> Result<Option<&'c Reaction>, FightError> {
+        let Some(reaction) = reaction else {
+            return Ok(None);
+        };
+        let Some(withdraw) = &reaction.withdraw else {
+            return Ok(Some(reaction));
+        };
+        if withdraw.eval(env) {
+            let decision = format!("withdraw_{}", reaction.name);
+            let options = vec!["complete".to_string(), "withdraw".to_string()];
+            if self.choose(defender, &decision, options)? == "withdraw" {
+                env.bound.reaction = None;
+                return Ok(None);
+            }
+        }
+        self.pay(defender, reaction);
         Ok(Some(reaction))
     }
 
@@ -326,6 +360,16 @@ impl FightHandle {
             self.wound(defender, Some(location), &wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
+        }
+        if let Some(knockback) = &exchange.knockback
+            && knockback.guard.eval(env)
+        {
+            let metres = knockback.metres.eval(env);
+            self.emit(Event::Knockback {
+                who: self.name(defender),
+                metres,
+            });
+            self.perform(defender, &knockback.actions, "knockback", env)?;
         }
         Ok(())
     }

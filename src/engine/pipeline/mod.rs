@@ -133,6 +133,17 @@ pub struct Exchange {
     pub wounds: Vec<WoundRule>,
     /// What follows, in order: each rule's actions, where its guard holds.
     pub after: Vec<After>,
+    /// A blow that lands may force the defender back.
+    pub knockback: Option<Knockback>,
+}
+
+/// Knockback: where its guard holds once a blow has landed (its wound judged), the
+/// defender is forced back `metres` (a `Knockback` event) and its actions befall it.
+#[derive(Clone, Debug)]
+pub struct Knockback {
+    pub guard: Condition,
+    pub metres: Number,
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// A reaction the defender may choose.
@@ -147,6 +158,10 @@ pub struct Reaction {
     pub cost: i64,
     /// What it is made with.
     pub weapon: ReactionWeapon,
+    /// When this holds once the attack is rolled (a miss), the defender may withdraw
+    /// the reaction (decision `withdraw_NAME`: `complete` or `withdraw`) and pays
+    /// nothing; with it, the cost is paid after the attack roll, not before.
+    pub withdraw: Option<Condition>,
 }
 
 /// The weapon a reaction is made with.
@@ -270,7 +285,9 @@ pub enum Role {
 }
 
 impl Combat {
-    /// Whether `combat.toml` runs the whole turn, so that no hook of `[hooks]` is needed.
+    /// Whether `combat.toml` says this step of the turn, so that no hook of `[hooks]` is
+    /// needed for it. A ruleset that keeps a `choices` hook beside `[[action]]`s has the
+    /// hook offer the actions, and combat.toml do those it names (`act` for the rest).
     pub fn provides(&self, hook: &str) -> bool {
         match hook {
             "initiative" => self.turn.initiative.is_some(),

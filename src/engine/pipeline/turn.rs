@@ -68,9 +68,13 @@ impl FightHandle {
         }
     }
 
-    /// The actions `who` may choose now, in the order `combat.toml` lists them.
+    /// The actions `who` may choose now, in the order `combat.toml` lists them; a
+    /// ruleset that keeps its `choices` hook offers them there.
     pub(in crate::engine) fn offered_actions(&self, who: usize) -> Result<Vec<String>, FightError> {
-        let Some(combat) = self.combat().filter(|c| !c.turn.choices.is_empty()) else {
+        let native = self
+            .combat()
+            .filter(|c| !c.turn.choices.is_empty() && !self.has_hook("choices"));
+        let Some(combat) = native else {
             return Ok(self
                 .hook("choices", &[HookArgument::Who(who)])?
                 .as_strings());
@@ -86,11 +90,22 @@ impl FightHandle {
         })
     }
 
-    /// Do the action `who` chose: the exchange `combat.toml` names, or the `act` hook.
+    /// Do the action `who` chose: the exchange `combat.toml` names for it, or the `act`
+    /// hook. With a `choices` hook, an action combat.toml names is done natively where
+    /// its `if` holds, and by the hook where it does not.
     pub(in crate::engine) fn act(&self, who: usize, action: String) -> Result<(), FightError> {
-        let native = self
+        let named = self
             .combat()
             .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
+        let native = match named {
+            Some(native) if self.has_hook("choices") => match &native.guard {
+                Some(guard) => self
+                    .evaluate(who, "", |env| guard.eval(env))?
+                    .then_some(native),
+                None => Some(native),
+            },
+            named => named,
+        };
         match native {
             Some(action) => self.run_exchange(who, action.exchange),
             None => self
