@@ -179,13 +179,14 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
 #[test]
 fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
     // Bryn rolls 99 (a fumble) against Aldric's parry of 50: defender 2, Shield Bash and
-    // Stagger, whose actions befall Bryn in the list's order; then the fumble table's 2,
-    // Stumble.
+    // Stagger chosen; the fumble rule is done `at = "outcome"`, before the blow, so the
+    // fumble table's 2, Stumble, comes before the manoeuvres' actions befall Bryn in the
+    // list's order.
     let (log, _) = duel("fumble", "1 1\n99 50 2\n", "");
     has(&log, "Bryn: attack 70, rolled 99: fumble");
     has(
         &log,
-        "Bryn: off_balance for 1 round\n    Bryn loses 1 action\n    fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action",
+        "fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action\n    Bryn: off_balance for 1 round\n    Bryn loses 1 action",
     );
 }
 
@@ -395,4 +396,21 @@ fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_g
     assert!(!second.contains("the hook does"), "{log}");
     has(second, "Bryn: attack 70, rolled 80: failure");
     has(&error, "the given dice ran out");
+}
+
+#[test]
+fn a_parry_held_ready_costs_no_action_when_it_is_made() {
+    // Bryn holds her first action ready (`guard`, scripted): her turn ends with one left.
+    // Aldric's attack (80) meets her parry (30), free because she held it (`free`): she
+    // keeps her last action, and the parry uses the guard up (`do = "set guard 0"`).
+    let choices = "[[choices]]\ndecision = \"action\"\nby = \"Bryn\"\nchoose = \"guard\"\n\n\
+                   [[choices]]\ndecision = \"withdraw_parry\"\nby = \"Bryn\"\nchoose = \"complete\"\n";
+    let (log, _) = duel("guard", "1 1\n80 30\n", choices);
+    has(
+        &log,
+        "Bryn chooses action: guard (of attack, guard; scenario)",
+    );
+    has(&log, "Bryn: parry 70, rolled 30: success");
+    assert!(!log.contains("Bryn spends an action on parry"), "{log}");
+    has(&log, "Bryn acts (1 action left)");
 }

@@ -1420,6 +1420,22 @@ fn a_blow_above_the_siz_knocks_back_and_tests_athletics() {
     assert!(f.has_condition("Bob", "prone"));
 }
 
+/// Knockback counts the damage rolled, "before armour and parries": a blow Bob's heater
+/// (Large) takes whole still knocks him back. Ann's long spear (Large) hits (30), Bob's
+/// parry succeeds (40): 1D10+1 = 10 + 1 = 11, all deflected, against his SIZ 10: 1 m;
+/// his Athletics (40) fails with 60: prone.
+#[test]
+fn a_blow_a_parry_takes_whole_still_knocks_back() {
+    let ann = Fighter::ann().weapons(r#"["long_spear"]"#);
+    let bob = Fighter::bob().characteristic("SIZ", 10);
+    let f = duel("knockback-parried", ann, bob, &[], "30 40 10 60");
+    f.has("Heater Shield deflects all of the damage: 0 left");
+    assert!(f.damage().is_empty());
+    f.has("Bob is knocked back 1 m");
+    assert_eq!(f.tests()[2], t("Bob", "athletics", 40, 60, "failure"));
+    assert!(f.has_condition("Bob", "prone"));
+}
+
 /// "... causes more damage than the SIZ": 6 + 6 = 12 against SIZ 12 is no knockback.
 #[test]
 fn a_blow_equal_to_the_siz_does_not_knock_back() {
@@ -1625,6 +1641,31 @@ fn a_won_evasion_avoids_the_damage_and_costs_the_next_attack() {
 fn a_lost_evasion_takes_the_damage() {
     let f = evade_duel("evade-lost", &[CHOOSE_LOCATION, CHEST], "30 60 5");
     assert_eq!(f.damage(), [d("Bob", "chest", 5, 2)]);
+}
+
+/// Evading: "Evasion attempts are always treated as Opposed Tests", and in an opposed
+/// test where both succeed the higher roll wins. Ann's sling shot (50 against 60) and
+/// Bob's Evade (30 against 40) both succeed: no manoeuvre, but her higher roll wins and
+/// the 1D8 = 5 lands where 1D20 = 11 says, the chest.
+#[test]
+fn an_evasion_that_both_succeed_at_goes_to_the_higher_roll() {
+    let f = evade_duel("evade-higher", &[], "50 30 5 11");
+    assert_eq!(f.tests()[1], t("Bob", "evade", 40, 30, "success"));
+    assert!(f.manoeuvres().is_empty());
+    assert_eq!(f.damage(), [d("Bob", "chest", 5, 2)]);
+}
+
+/// Unsuccessful Roll and Fumbles: the Close Combat Fumble Table covers "fumbles made in
+/// close combat, including parries and evading". Bob's Evade fumbles (00): he rolls
+/// there (1D20 = 8, Lose Balance), not on the Natural Weapon table.
+#[test]
+fn a_fumbled_evasion_rolls_on_the_close_combat_fumble_table() {
+    let f = evade_duel("evade-fumble", &[], "30 100 8 2");
+    assert_eq!(f.tests()[1], t("Bob", "evade", 40, 100, "fumble"));
+    assert_eq!(
+        f.rows()[0],
+        ("close_combat_fumble".into(), 8, "lose_balance".into())
+    );
 }
 
 /// Ranged Attacks: "Ranged attacks can usually only be parried by shields: Defenders

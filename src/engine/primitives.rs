@@ -794,6 +794,11 @@ impl FightHandle {
                         self.clear_condition(who, &condition.value);
                     }
                 }
+                Action::Set { value, to } => {
+                    if let Some(who) = who {
+                        self.set_value(who, &value.value, *to);
+                    }
+                }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.

@@ -121,6 +121,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_resist
             | Rule::kw_test
             | Rule::kw_clear
+            | Rule::kw_set
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -415,6 +416,10 @@ fn lower_action(
                 duration,
             }
         }
+        Rule::set_action => Action::Set {
+            value: lower_name(origin, children.expect(Rule::name, "a value's name")?),
+            to: lower_integer(origin, &children.expect(Rule::signed_int, "a number")?)?,
+        },
         Rule::clear_action => Action::Clear {
             condition: lower_name(origin, children.expect(Rule::name, "a condition")?),
         },

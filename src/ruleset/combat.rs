@@ -39,9 +39,9 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Knockback, Level, MAX_GROUPS,
-    OutcomeMatrix, Party, Reaction, ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction,
-    WoundRule,
+    After, AfterTime, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Knockback, Level,
+    MAX_GROUPS, OutcomeMatrix, Party, Reaction, ReactionWeapon, Role, TestKind, TestModifier, Turn,
+    TurnAction, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -80,7 +80,11 @@ struct ActionEntry {
     name: Text,
     #[serde(rename = "if")]
     guard: Option<Text>,
-    exchange: Text,
+    /// The exchange it runs; none: only its own actions.
+    exchange: Option<Text>,
+    /// Done to the actor before the exchange, and after it.
+    before: Option<Text>,
+    after: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +153,11 @@ struct ReactionEntry {
     weapon: Option<TomlSpanned<toml::Value>>,
     /// When the defender may withdraw it, once the attack is rolled.
     withdraw: Option<Text>,
+    /// When it costs no action.
+    free: Option<Text>,
+    /// Done to the defender once its test is rolled.
+    #[serde(rename = "do")]
+    actions: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,6 +199,8 @@ struct WoundEntry {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AfterEntry {
+    /// `outcome` (before the blow) or `end` (the default).
+    at: Option<Text>,
     #[serde(rename = "if")]
     guard: Text,
     to: Option<Text>,
@@ -851,9 +862,21 @@ pub(super) fn compile_combat(
                 .withdraw
                 .as_ref()
                 .and_then(|t| compiler.condition(t));
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the reaction `{}`'s `free`", reaction.name.get_ref()),
+            );
+            let free = reaction.free.as_ref().and_then(|t| compiler.condition(t));
+            let actions = match &reaction.actions {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
             if let Some(test) = test
+                && let Some(actions) = actions
                 && (reaction.guard.is_none() || guard.is_some())
                 && (reaction.withdraw.is_none() || withdraw.is_some())
+                && (reaction.free.is_none() || free.is_some())
             {
                 reactions.push(Reaction {
                     name: reaction.name.get_ref().clone(),
@@ -862,6 +885,8 @@ pub(super) fn compile_combat(
                     cost: i64::from(reaction.cost.unwrap_or(1)),
                     weapon: compiler.reaction_weapon(reaction.weapon.as_ref(), vocabulary),
                     withdraw,
+                    free,
+                    actions,
                 });
             }
         }
@@ -1005,8 +1030,28 @@ pub(super) fn compile_combat(
                 }
             };
             let actions = compiler.actions(&rule.actions, names);
-            if let (Some(guard), Some(to), Some(actions)) = (guard, to, actions) {
-                after.push(After { guard, to, actions });
+            let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
+                None | Some("end") => Some(AfterTime::End),
+                Some("outcome") => Some(AfterTime::Outcome),
+                Some(other) => {
+                    if let Some(text) = &rule.at {
+                        compiler.rule(
+                            content(text),
+                            "not a time of the exchange",
+                            format!("`at = \"{other}\"`: an `after` rule is done once the outcome is known or at the end"),
+                            "write `at = \"end\"` (the default) or `at = \"outcome\"` (before the blow)",
+                        );
+                    }
+                    None
+                }
+            };
+            if let (Some(guard), Some(to), Some(actions), Some(at)) = (guard, to, actions, at) {
+                after.push(After {
+                    at,
+                    guard,
+                    to,
+                    actions,
+                });
             }
         }
         let knockback = entry.knockback.as_ref().and_then(|entry| {
@@ -1059,30 +1104,42 @@ pub(super) fn compile_combat(
 
     let mut choices = Vec::new();
     for entry in &decoded.action {
-        let exchange = exchange_names
-            .iter()
-            .position(|e| e == entry.exchange.get_ref());
-        if exchange.is_none() {
-            compiler.unknown(
-                "affray::combat::unknown_exchange",
-                "exchange",
-                &entry.exchange,
-                exchange_names.clone(),
-            );
-        }
+        let exchange = match &entry.exchange {
+            Some(text) => {
+                let found = exchange_names.iter().position(|e| e == text.get_ref());
+                if found.is_none() {
+                    compiler.unknown(
+                        "affray::combat::unknown_exchange",
+                        "exchange",
+                        text,
+                        exchange_names.clone(),
+                    );
+                }
+                found.map(Some)
+            }
+            None => Some(None),
+        };
         compiler.at(
             Place::Turn,
             false,
             format!("the action `{}`'s `if`", entry.name.get_ref()),
         );
         let guard = entry.guard.as_ref().and_then(|t| compiler.condition(t));
-        if let Some(exchange) = exchange
+        let mut actions_of = |text: &Option<Text>| match text {
+            Some(text) => compiler.actions(text, names),
+            None => Some(Vec::new()),
+        };
+        let before = actions_of(&entry.before);
+        let after = actions_of(&entry.after);
+        if let (Some(exchange), Some(before), Some(after)) = (exchange, before, after)
             && (entry.guard.is_none() || guard.is_some())
         {
             choices.push(TurnAction {
                 name: entry.name.get_ref().clone(),
                 guard,
                 exchange,
+                before,
+                after,
             });
         }
     }

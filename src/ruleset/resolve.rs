@@ -861,7 +861,8 @@ impl Names<'_> {
                     file,
                     problems,
                 ),
-                Action::LoseActions { .. } | Action::Reroll { .. } => {}
+                // A value is any name a ruleset keeps: none is declared.
+                Action::LoseActions { .. } | Action::Reroll { .. } | Action::Set { .. } => {}
                 // The test is one of combat.toml's, checked when it is compiled; what
                 // happens on a failure is checked here like any action.
                 Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {

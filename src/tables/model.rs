@@ -133,6 +133,8 @@ pub enum Action {
     },
     /// `clear prone`: the condition ends.
     Clear { condition: Spanned<String> },
+    /// `set held_parry 1`: a value the combatant keeps, set without a log line.
+    Set { value: Spanned<String>, to: i64 },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<String>,
@@ -448,6 +450,7 @@ impl std::fmt::Display for Action {
             }
             Action::RollTable { table } => write!(f, "roll {table}"),
             Action::Clear { condition } => write!(f, "clear {condition}"),
+            Action::Set { value, to } => write!(f, "set {value} {to}"),
             Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
             Action::Test { test, otherwise } => write!(f, "test {test} or {otherwise}"),
             Action::Condition {

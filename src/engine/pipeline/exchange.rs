@@ -11,8 +11,8 @@ use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
-    Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party, Reaction, ReactionWeapon,
-    Role, TestKind,
+    AfterTime, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party, Reaction,
+    ReactionWeapon, Role, TestKind,
 };
 use crate::log::Event;
 use crate::ruleset::Ruleset;
@@ -82,6 +82,7 @@ impl FightHandle {
         if let Some(stage) = &exchange.effects {
             self.choose_effects(stage, attacker, defender, &mut env)?;
         }
+        self.after_rules(exchange, AfterTime::Outcome, &mut env)?;
 
         if exchange.hits.eval(&mut env) {
             self.strike(exchange, defender, &mut env)?;
@@ -89,13 +90,24 @@ impl FightHandle {
 
         self.effects_at(exchange, EffectTime::After, &mut env)?;
 
-        for rule in &exchange.after {
-            if rule.guard.eval(&mut env) {
+        self.after_rules(exchange, AfterTime::End, &mut env)
+    }
+
+    /// The `after` rules done at `at`, in order, where their guards hold.
+    fn after_rules<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        at: AfterTime,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        let (attacker, defender) = (env.bound.me, env.bound.other.unwrap_or(env.bound.me));
+        for rule in exchange.after.iter().filter(|rule| rule.at == at) {
+            if rule.guard.eval(env) {
                 let whom = match rule.to {
                     Role::Attacker => attacker,
                     Role::Defender => defender,
                 };
-                self.perform(whom, &rule.actions, &exchange.name, &mut env)?;
+                self.perform(whom, &rule.actions, &exchange.name, env)?;
             }
         }
         Ok(())
@@ -116,8 +128,11 @@ impl FightHandle {
         let mut options: Vec<String> = exchange
             .reactions
             .iter()
-            .filter(|reaction| reaction.cost <= left)
-            .filter(|reaction| reaction.guard.as_ref().is_none_or(|guard| guard.eval(env)))
+            .filter(|reaction| {
+                let affordable = reaction.cost <= left
+                    || reaction.free.as_ref().is_some_and(|free| free.eval(env));
+                affordable && reaction.guard.as_ref().is_none_or(|guard| guard.eval(env))
+            })
             .map(|reaction| reaction.name.clone())
             .collect();
         if options.is_empty() {
@@ -131,13 +146,17 @@ impl FightHandle {
         let reaction = &exchange.reactions[at];
         // One the defender may withdraw is paid for once the attack is seen.
         if reaction.withdraw.is_none() {
-            self.pay(defender, reaction);
+            self.pay(defender, reaction, env);
         }
         env.bound.reaction = Some(at as u32);
         Ok(Some(reaction))
     }
 
-    fn pay(&self, defender: usize, reaction: &Reaction) {
+    /// Spend the reaction's cost, unless its `free` holds.
+    fn pay(&self, defender: usize, reaction: &Reaction, env: &mut FightEnv<'_>) {
+        if reaction.free.as_ref().is_some_and(|free| free.eval(env)) {
+            return;
+        }
         for _ in 0..reaction.cost {
             self.spend_action(defender, &reaction.name);
         }
@@ -165,7 +184,7 @@ impl FightHandle {
                 return Ok(None);
             }
         }
-        self.pay(defender, reaction);
+        self.pay(defender, reaction, env);
         Ok(Some(reaction))
     }
 
@@ -257,14 +276,20 @@ impl FightHandle {
         env.bound.parry = weapon;
         let attacker = env.bound.me;
         let test = &combat.tests[reaction.test];
-        self.roll_for(
+        let result = self.roll_for(
             combat,
             test,
             (defender, attacker),
             weapon,
             &reaction.name,
             env,
-        )
+        )?;
+        if !reaction.actions.is_empty() {
+            let saved = env.bound.defence.replace(result);
+            self.perform(defender, &reaction.actions, &reaction.name, env)?;
+            env.bound.defence = saved;
+        }
+        Ok(result)
     }
 
     /// Roll the test kind `kind` for `who` against `opponent` (`self` and `other`) with
@@ -412,7 +437,7 @@ impl FightHandle {
 
     /// Do the actions of a rule of `combat.toml` to `who`: a table rolled with its
     /// rows' actions, a condition, actions lost, a script function.
-    fn perform<'f>(
+    pub(super) fn perform<'f>(
         &'f self,
         who: usize,
         actions: &'f [Spanned<Action>],

@@ -52,8 +52,11 @@ pub struct TurnAction {
     pub name: String,
     /// Offered only while this holds.
     pub guard: Option<Condition>,
-    /// The exchange it runs (an index into [`Combat::exchanges`]).
-    pub exchange: usize,
+    /// The exchange it runs (an index into [`Combat::exchanges`]), if any.
+    pub exchange: Option<usize>,
+    /// Done to the actor before the exchange, and after it.
+    pub before: Vec<Spanned<Action>>,
+    pub after: Vec<Spanned<Action>>,
 }
 
 /// A kind of test: how its die is rolled, what it is against, and the levels it gives.
@@ -158,6 +161,11 @@ pub struct Reaction {
     pub cost: i64,
     /// What it is made with.
     pub weapon: ReactionWeapon,
+    /// When this holds as it is paid for, the reaction costs no action (a parry held
+    /// ready on an earlier turn).
+    pub free: Option<Condition>,
+    /// Done to the defender once its test is rolled.
+    pub actions: Vec<Spanned<Action>>,
     /// When this holds once the attack is rolled (a miss), the defender may withdraw
     /// the reaction (decision `withdraw_NAME`: `complete` or `withdraw`) and pays
     /// nothing; with it, the cost is paid after the attack roll, not before.
@@ -250,10 +258,20 @@ pub struct WoundRule {
 /// A rule of an exchange's `after` stage.
 #[derive(Clone, Debug)]
 pub struct After {
+    /// When: once the outcome is known and the effects chosen (before the blow), or at
+    /// the end of the exchange.
+    pub at: AfterTime,
     pub guard: Condition,
     /// Whom the actions befall.
     pub to: Role,
     pub actions: Vec<Spanned<Action>>,
+}
+
+/// When an `after` rule is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterTime {
+    Outcome,
+    End,
 }
 
 /// What a script that a rule of an exchange calls (`script module::function`) sees of

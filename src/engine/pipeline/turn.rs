@@ -4,6 +4,8 @@
 use super::super::{FightError, FightHandle, HookArgument};
 use super::Combat;
 use super::env::FightEnv;
+use crate::source::Spanned;
+use crate::tables::Action;
 
 impl FightHandle {
     fn combat(&self) -> Option<&Combat> {
@@ -90,6 +92,15 @@ impl FightHandle {
         })
     }
 
+    /// A turn action's own actions (`before`, `after`), done to the actor.
+    fn turn_actions(&self, who: usize, actions: &[Spanned<Action>]) -> Result<(), FightError> {
+        if actions.is_empty() {
+            return Ok(());
+        }
+        let mut env = FightEnv::new(self, who);
+        self.perform(who, actions, "turn", &mut env)
+    }
+
     /// Do the action `who` chose: the exchange `combat.toml` names for it, or the `act`
     /// hook. With a `choices` hook, an action combat.toml names is done natively where
     /// its `if` holds, and by the hook where it does not.
@@ -107,7 +118,13 @@ impl FightHandle {
             named => named,
         };
         match native {
-            Some(action) => self.run_exchange(who, action.exchange),
+            Some(action) => {
+                self.turn_actions(who, &action.before)?;
+                if let Some(exchange) = action.exchange {
+                    self.run_exchange(who, exchange)?;
+                }
+                self.turn_actions(who, &action.after)
+            }
             None => self
                 .hook("act", &[HookArgument::Who(who), HookArgument::Text(action)])
                 .map(drop),
