@@ -83,7 +83,7 @@ fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_a
     has(&log, "Aldric: parry 65, rolled 30: success");
     has(
         &log,
-        "Aldric chooses manoeuvre: shield_bash (of stagger, trip, shield_bash; tactics)",
+        "Aldric chooses manoeuvre: shield_bash (of stagger, trip, shield_bash, redirect_blow; tactics)",
     );
     has(&log, "Aldric: attack 65, rolled 10: success");
     assert!(!log.contains("Bryn chooses reaction"), "{log}");
@@ -150,9 +150,12 @@ fn a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it() {
     has(&log, "Aldric: dodge 30, rolled 2: critical");
     has(
         &log,
-        "Aldric chooses manoeuvre: stagger (of stagger, trip; tactics)",
+        "Aldric chooses manoeuvre: stagger (of stagger, trip, redirect_blow; tactics)",
     );
-    has(&log, "Aldric manoeuvre: trip");
+    has(
+        &log,
+        "Aldric chooses manoeuvre: trip (of trip, redirect_blow; tactics)",
+    );
     has(&log, "Bryn: off_balance for 1 round");
     has(
         &log,
@@ -170,7 +173,7 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
     has(&log, "Aldric: dodge 30, rolled 20: success");
     has(
         &log,
-        "Aldric chooses manoeuvre: trip (of stagger, trip; scenario)",
+        "Aldric chooses manoeuvre: trip (of stagger, trip, redirect_blow; scenario)",
     );
     has(&log, "Bryn: dodge 55, rolled 25: success");
     assert!(!log.contains("prone"), "{log}");
@@ -281,7 +284,7 @@ fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
     has(&log, "Bryn: parry 30, rolled 10: success");
     has(
         &log,
-        "Bryn chooses manoeuvre: regain_footing (of stagger, trip, regain_footing; scenario)",
+        "Bryn chooses manoeuvre: regain_footing (of stagger, trip, regain_footing, redirect_blow; scenario)",
     );
     has(&log, "Bryn: prone ends");
 }
@@ -413,4 +416,20 @@ fn a_parry_held_ready_costs_no_action_when_it_is_made() {
     has(&log, "Bryn: parry 70, rolled 30: success");
     assert!(!log.contains("Bryn spends an action on parry"), "{log}");
     has(&log, "Bryn acts (1 action left)");
+}
+
+#[test]
+fn a_redirected_blow_lands_where_the_defender_chooses() {
+    // Bryn's 30 meets Aldric's critical parry (2): defender 1, bought (scripted) as
+    // Redirect Blow. Her blow lands all the same (a success, not dodged), on his shield
+    // (1D4 = 3, all deflected), and he, not the die, picks the location.
+    let choices =
+        "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"redirect_blow\"\n";
+    let (log, _) = duel("redirect", "1 1\n30 2 3\n", choices);
+    has(&log, "Aldric: parry 65, rolled 2: critical");
+    has(
+        &log,
+        "Aldric chooses redirect_location: right_leg (of right_leg, left_leg, body, right_arm, left_arm, head; first option)",
+    );
+    assert!(!log.contains("hit_location for"), "{log}");
 }

@@ -278,7 +278,8 @@ impl<'v> FightScope<'v> {
             Place::Decision => &[
                 "self", "other", "offered", "item", "location", "round", "fight",
             ],
-            Place::Turn => &["self", "round", "fight"],
+            // `other` and `item` are bound by `any(opponents, ...)`, `any(weapons, ...)`.
+            Place::Turn => &["self", "other", "item", "round", "fight"],
             Place::Test => &[
                 "self",
                 "other",

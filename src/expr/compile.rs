@@ -6,7 +6,7 @@ use crate::parse::parse_expression;
 use crate::source::{SourceFile, Span, Spanned};
 
 use super::ast::{BinaryOp, Node, NodeKind, UnaryOp};
-use super::eval::{Comparison, Condition, Number, Rounding, Symbol};
+use super::eval::{Comparison, Condition, Number, Rounding, Symbol, dice_count};
 use super::{DomainId, ExprProblem, Resolution, Scope, Type};
 
 /// Compile `text`, written at byte `offset` of `file`, as a number.
@@ -488,6 +488,45 @@ impl Compiler<'_> {
                     other => self.mismatch(argument, "dice", &other),
                 }
             }
+            "maximise" => {
+                let [dice, count] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("dice and a number"),
+                        "maximise(weapon.damage, 1) rolls the dice with one of them at its most"
+                            .into(),
+                    );
+                };
+                let dice = match self.typed(dice)? {
+                    Typed::Dice(dice) => dice,
+                    other => return self.mismatch(dice, "dice", &other),
+                };
+                let count = self.number(count)?;
+                Some(Typed::Number(Number::Maximise(
+                    Box::new(dice),
+                    Box::new(count),
+                )))
+            }
+            "dice" => {
+                let [argument] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("dice"),
+                        "dice(weapon.damage) is how many dice it rolls (2 for 2D8+1)".into(),
+                    );
+                };
+                match self.typed(argument)? {
+                    Typed::Dice(Number::RollSlot(slot)) => {
+                        Some(Typed::Number(Number::DiceCount(slot)))
+                    }
+                    Typed::Dice(Number::Roll(dice)) => {
+                        Some(Typed::Number(Number::Const(dice_count(&dice))))
+                    }
+                    other => self.mismatch(argument, "dice", &other),
+                }
+            }
             "abs" => {
                 let [argument] = arguments else {
                     return self.function_problem(
@@ -592,7 +631,7 @@ impl Compiler<'_> {
             _ => {
                 let known: Vec<String> = [
                     "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
-                    "maximum", "minimum", "lookup",
+                    "maximum", "minimum", "maximise", "dice", "lookup",
                 ]
                 .map(String::from)
                 .to_vec();
@@ -743,6 +782,20 @@ mod tests {
             self.rolled.push(dice.max());
             dice.max()
         }
+        /// `weapon.damage` is 2D8+1.
+        fn slot_dice(&self, _: Slot) -> Option<DiceExpr> {
+            DiceExpr::new(vec![
+                crate::dice::DiceTerm {
+                    negative: false,
+                    kind: crate::dice::TermKind::Dice { count: 2, sides: 8 },
+                },
+                crate::dice::DiceTerm {
+                    negative: false,
+                    kind: crate::dice::TermKind::Constant(1),
+                },
+            ])
+            .ok()
+        }
     }
 
     fn stage(may_roll: bool) -> Stage {
@@ -801,6 +854,26 @@ mod tests {
             let guard = compile_bool(&file(text), text, 0, &mut stage(false))
                 .unwrap_or_else(|p| panic!("{text}: {p:?}"));
             assert_eq!(guard.eval(&mut values()), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn maximised_dice_roll_only_the_rest() {
+        // 2D8+1 with one die at its most: 8, and 1D8+1 rolled (the test's dice roll
+        // their maximum, 9); two maximised: 16 and the 1 rolled; none: the slot rolled.
+        for (text, total, rolled) in [
+            ("maximise(weapon.damage, 1)", 17, vec![9]),
+            ("maximise(weapon.damage, 2)", 17, vec![1]),
+            ("maximise(weapon.damage, 0)", 8, vec![8]),
+            ("maximise(3d6, 2)", 18, vec![6]),
+            ("dice(weapon.damage)", 2, vec![]),
+            ("dice(2d6)", 2, vec![]),
+        ] {
+            let number = compile_number(&file(text), text, 0, &mut stage(true))
+                .unwrap_or_else(|p| panic!("{text}: {p:?}"));
+            let mut env = values();
+            assert_eq!(number.eval(&mut env), total, "{text}");
+            assert_eq!(env.rolled, rolled, "{text}");
         }
     }
 

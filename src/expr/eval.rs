@@ -1,7 +1,7 @@
 //! Compiled expressions and their evaluation. Each type of value has its own tree, so
 //! that evaluation never checks a type: the compiler did.
 
-use crate::dice::DiceExpr;
+use crate::dice::{DiceExpr, DiceTerm, TermKind};
 
 use super::{NumberedRow, Slot};
 
@@ -25,6 +25,10 @@ pub trait Env {
     /// The least and the most the dice behind a slot of type dice can roll.
     fn dice_bounds(&self, _slot: Slot) -> (i64, i64) {
         (0, 0)
+    }
+    /// The dice behind a slot of type dice, if there are any.
+    fn slot_dice(&self, _slot: Slot) -> Option<DiceExpr> {
+        None
     }
     /// Roll dice written in the expression.
     fn roll(&mut self, _dice: &DiceExpr) -> i64 {
@@ -76,6 +80,52 @@ pub enum Number {
     Lookup(Box<[NumberedRow]>, Box<Number>),
     /// `lookup("table", weapon.size)`: the value of each member of the key's domain.
     LookupMember(Box<[i64]>, Box<Symbol>),
+    /// `maximise(dice, n)`: the dice rolled with `n` of them (the first) at their most.
+    Maximise(Box<Number>, Box<Number>),
+    /// `dice(weapon.damage)`: how many dice the slot's dice roll.
+    DiceCount(Slot),
+}
+
+/// How many dice an expression rolls (`2D8+1D4+1`: 3).
+pub fn dice_count(dice: &DiceExpr) -> i64 {
+    dice.terms()
+        .iter()
+        .map(|term| match term.kind {
+            TermKind::Dice { count, .. } => i64::from(count),
+            TermKind::Constant(_) => 0,
+        })
+        .sum()
+}
+
+/// Roll `dice` with its first `count` dice (of the terms added) at their most.
+fn roll_maximised<E: Env + ?Sized>(env: &mut E, dice: &DiceExpr, count: i64) -> i64 {
+    let mut left = count.max(0);
+    let mut fixed = 0i64;
+    let mut rest = Vec::new();
+    for term in dice.terms() {
+        match term.kind {
+            TermKind::Dice { count, sides } if !term.negative && left > 0 => {
+                let take = i64::from(count).min(left);
+                left -= take;
+                fixed = fixed.saturating_add(take.saturating_mul(i64::from(sides)));
+                if i64::from(count) > take {
+                    rest.push(DiceTerm {
+                        negative: false,
+                        kind: TermKind::Dice {
+                            count: count - take as u32,
+                            sides,
+                        },
+                    });
+                }
+            }
+            _ => rest.push(*term),
+        }
+    }
+    // Fewer terms than before: within the limits the whole expression kept.
+    match DiceExpr::new(rest) {
+        Ok(rest) if !rest.terms().is_empty() => fixed.saturating_add(env.roll(&rest)),
+        _ => fixed,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +193,22 @@ impl Number {
                 let member = key.eval(env) as usize;
                 values.get(member).copied().unwrap_or(0)
             }
+            Number::Maximise(dice, count) => {
+                let count = count.eval(env);
+                if count <= 0 {
+                    return dice.eval(env);
+                }
+                let expr = match dice.as_ref() {
+                    Number::Roll(expr) => Some(expr.as_ref().clone()),
+                    Number::RollSlot(slot) => env.slot_dice(*slot),
+                    _ => None,
+                };
+                match expr {
+                    Some(expr) => roll_maximised(env, &expr, count),
+                    None => dice.eval(env),
+                }
+            }
+            Number::DiceCount(slot) => env.slot_dice(*slot).map_or(0, |dice| dice_count(&dice)),
             Number::DiceBound(slot, most) => {
                 let (least, highest) = env.dice_bounds(*slot);
                 if *most { highest } else { least }

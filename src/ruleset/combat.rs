@@ -121,6 +121,7 @@ struct ExchangeEntry {
     reduction: Option<Text>,
     location: Option<Text>,
     choose_location: Option<Text>,
+    redirect_location: Option<Text>,
     armour: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
@@ -957,6 +958,15 @@ pub(super) fn compile_combat(
             .choose_location
             .as_ref()
             .and_then(|t| compiler.condition(t));
+        compiler.at(
+            Place::Exchange,
+            false,
+            format!("the exchange `{name}`'s `redirect_location`"),
+        );
+        let redirect_location = entry
+            .redirect_location
+            .as_ref()
+            .and_then(|t| compiler.condition(t));
         let location = entry.location.as_ref().and_then(|text| {
             compiler
                 .table(text, names, "roll")
@@ -1074,6 +1084,7 @@ pub(super) fn compile_combat(
             && written(&entry.armour, armour.is_some())
             && written(&entry.reduction, reduction.is_some())
             && written(&entry.choose_location, choose_location.is_some())
+            && written(&entry.redirect_location, redirect_location.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
@@ -1093,6 +1104,7 @@ pub(super) fn compile_combat(
                 reduction,
                 location,
                 choose_location,
+                redirect_location,
                 locations,
                 armour,
                 wounds,

@@ -117,6 +117,20 @@ impl Env for FightEnv<'_> {
         }
     }
 
+    fn slot_dice(&self, slot: Slot) -> Option<DiceExpr> {
+        match &self.reads[slot.0 as usize] {
+            Read::ItemDamage => self.bound.item.and_then(|w| w.damage.clone()),
+            Read::StatisticDice(who, name) => {
+                let whom = who.of(&self.bound)?;
+                match self.fight.core().combatants[whom].statistic(name) {
+                    Some(Statistic::Dice(dice)) => Some(dice.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn roll(&mut self, dice: &DiceExpr) -> i64 {
         self.roll_dice(dice)
     }

@@ -352,13 +352,22 @@ impl FightHandle {
             });
         }
         let ruleset = self.ruleset();
-        let chooses = match &exchange.choose_location {
-            Some(guard) => guard.eval(env),
-            None => false,
+        let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
+            guard.as_ref().is_some_and(|guard| guard.eval(env))
+        };
+        // Who picks where the blow lands: the attacker (Choose Location), else the
+        // defender (a blow redirected), else the table's die.
+        let chooser = if holds(&exchange.choose_location, env) {
+            Some((env.bound.me, "location"))
+        } else if holds(&exchange.redirect_location, env) {
+            Some((defender, "redirect_location"))
+        } else {
+            None
         };
         let location: &str = match &exchange.location {
-            Some(table) if chooses => {
-                let chosen = self.choose(env.bound.me, "location", exchange.locations.clone())?;
+            Some(table) if chooser.is_some() => {
+                let (who, decision) = chooser.unwrap_or((defender, "location"));
+                let chosen = self.choose(who, decision, exchange.locations.clone())?;
                 location_name(ruleset, table, &chosen)
             }
             Some(table) => {
@@ -372,6 +381,8 @@ impl FightHandle {
             None => "total",
         };
         env.bound.location = Some(location);
+        // What reaches the location, for the armour to read as `damage`.
+        env.bound.damage = (rolled - deflected).max(0);
         let absorbed = match &exchange.armour {
             Some(armour) => armour.eval(env).max(0),
             None => 0,

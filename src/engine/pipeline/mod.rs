@@ -127,6 +127,9 @@ pub struct Exchange {
     /// When this holds, the attacker chooses the location (decision `location`) among
     /// the table's rows instead of rolling (an effect that picks where the blow lands).
     pub choose_location: Option<Condition>,
+    /// When this holds (and `choose_location` does not), the defender chooses the
+    /// location (decision `redirect_location`) among the table's rows.
+    pub redirect_location: Option<Condition>,
     /// The rows of the location table, offered when the attacker chooses.
     pub locations: Vec<String>,
     /// What the location's armour stops of the damage.
