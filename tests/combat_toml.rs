@@ -39,6 +39,34 @@ fn duel_with(case: &str, fixture: &Path, dice: &str, choices: &str) -> (String, 
     (text(&output.stdout), text(&output.stderr))
 }
 
+/// A copy of the fixture in a scratch folder, with `edit` (file, text, replacement) made
+/// in it and the `scripts` (file name, text) added: the folder and the ruleset's path.
+fn fixture_copy(
+    case: &str,
+    edits: &[(&str, &str, &str)],
+    scripts: &[(&str, &str)],
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(case);
+    let ruleset = dir.join("d100_duel");
+    copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
+    for (file, from, to) in edits {
+        let path = ruleset.join(file);
+        let written = fs::read_to_string(&path).unwrap();
+        let edited = if from.is_empty() {
+            format!("{written}{to}")
+        } else {
+            written.replace(from, to)
+        };
+        assert_ne!(written, edited, "`{from}` moved in {file}");
+        fs::write(&path, edited).unwrap();
+    }
+    fs::create_dir_all(ruleset.join("scripts")).unwrap();
+    for (file, text) in scripts {
+        fs::write(ruleset.join("scripts").join(file), text).unwrap();
+    }
+    (dir, ruleset)
+}
+
 fn has(log: &str, line: &str) {
     assert!(log.contains(line), "no line `{line}` in:\n{log}");
 }
@@ -293,25 +321,20 @@ fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
 fn a_script_an_effect_calls_sees_the_exchange() {
     // The bleed above, with a script added to Bleed's actions in a copy of the fixture:
     // the script's context holds the exchange as it stands at the blow.
-    let dir = scratch("script_context");
-    let ruleset = dir.join("d100_duel");
-    copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
-    let combat = ruleset.join("combat.toml");
-    let written = fs::read_to_string(&combat).unwrap();
-    let edited = written.replace(
-        "do = \"condition bleeding\"",
-        "do = \"condition bleeding, script probe::note\"",
+    let (dir, ruleset) = fixture_copy(
+        "script_context",
+        &[(
+            "combat.toml",
+            "do = \"condition bleeding\"",
+            "do = \"condition bleeding, script probe::note\"",
+        )],
+        &[(
+            "probe.rhai",
+            "fn note(ctx) {\n    ctx.fight.log(`probe: ${ctx.who} hit by ${ctx.attacker} (winner ${ctx.winner}) \
+             with ${ctx.weapon} on ${ctx.location}: ${ctx.rolled} rolled, ${ctx.damage} taken, \
+             attack ${ctx.attack.level} ${ctx.attack.roll}, defence ${ctx.defence.level}`);\n}\n",
+        )],
     );
-    assert_ne!(written, edited, "Bleed's actions moved");
-    fs::write(&combat, edited).unwrap();
-    fs::create_dir_all(ruleset.join("scripts")).unwrap();
-    fs::write(
-        ruleset.join("scripts/probe.rhai"),
-        "fn note(ctx) {\n    ctx.fight.log(`probe: ${ctx.who} hit by ${ctx.attacker} (winner ${ctx.winner}) \
-         with ${ctx.weapon} on ${ctx.location}: ${ctx.rolled} rolled, ${ctx.damage} taken, \
-         attack ${ctx.attack.level} ${ctx.attack.roll}, defence ${ctx.defence.level}`);\n}\n",
-    )
-    .unwrap();
     let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
                    [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
     let (log, error) = duel_with("script_context_fight", &ruleset, "1 1\n3 4 4 4\n", choices);
@@ -368,28 +391,26 @@ fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_g
     // it while it moves its exchange into combat.toml before the rest of its turn. The
     // attack is done natively where its `if` holds (from round 2), by the `act` hook
     // before; an action combat.toml does not name always goes to the hook.
-    let dir = scratch("mixed_turn");
-    let ruleset = dir.join("d100_duel");
-    copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
-    let combat = ruleset.join("combat.toml");
-    let written = fs::read_to_string(&combat).unwrap();
-    let edited = written.replace(
-        "name = \"attack\"\nexchange = \"melee\"",
-        "name = \"attack\"\nexchange = \"melee\"\nif = \"round > 1\"",
+    let (dir, ruleset) = fixture_copy(
+        "mixed_turn",
+        &[
+            (
+                "combat.toml",
+                "name = \"attack\"\nexchange = \"melee\"",
+                "name = \"attack\"\nexchange = \"melee\"\nif = \"round > 1\"",
+            ),
+            (
+                "ruleset.toml",
+                "",
+                "\n[hooks]\nchoices = \"turn::choices\"\nact = \"turn::act\"\n",
+            ),
+        ],
+        &[(
+            "turn.rhai",
+            "fn choices(fight, who) { [\"attack\", \"shout\"] }\n\
+             fn act(fight, who, action) { fight.log(\"the hook does \" + action); }\n",
+        )],
     );
-    assert_ne!(written, edited, "the attack action moved");
-    fs::write(&combat, edited).unwrap();
-    let settings = ruleset.join("ruleset.toml");
-    let mut toml = fs::read_to_string(&settings).unwrap();
-    toml.push_str("\n[hooks]\nchoices = \"turn::choices\"\nact = \"turn::act\"\n");
-    fs::write(&settings, toml).unwrap();
-    fs::create_dir_all(ruleset.join("scripts")).unwrap();
-    fs::write(
-        ruleset.join("scripts/turn.rhai"),
-        "fn choices(fight, who) { [\"attack\", \"shout\"] }\n\
-         fn act(fight, who, action) { fight.log(\"the hook does \" + action); }\n",
-    )
-    .unwrap();
     let check = affray(&dir, &["check", "d100_duel"]);
     assert!(check.status.success(), "{}", text(&check.stderr));
     let (log, error) = duel_with("mixed_turn_fight", &ruleset, "1 1\n1 1\n80 90\n", "");

@@ -154,6 +154,8 @@ struct ReactionEntry {
     weapon: Option<TomlSpanned<toml::Value>>,
     /// When the defender may withdraw it, once the attack is rolled.
     withdraw: Option<Text>,
+    /// The name of that decision; `withdraw_NAME` unless said.
+    withdraw_decision: Option<String>,
     /// When it costs no action.
     free: Option<Text>,
     /// Done to the defender once its test is rolled.
@@ -886,6 +888,10 @@ pub(super) fn compile_combat(
                     cost: i64::from(reaction.cost.unwrap_or(1)),
                     weapon: compiler.reaction_weapon(reaction.weapon.as_ref(), vocabulary),
                     withdraw,
+                    withdraw_decision: reaction
+                        .withdraw_decision
+                        .clone()
+                        .unwrap_or_else(|| format!("withdraw_{}", reaction.name.get_ref())),
                     free,
                     actions,
                 });

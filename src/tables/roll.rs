@@ -82,13 +82,19 @@ fn roll_at_depth<'t>(
             kind: table.kind.keyword(),
         });
     };
+    too_deep(table, depth)?;
+    let result = roll_die(table, roll_table, dice)? + adjustment;
+    resolve_at_depth(table, roll_table, find, dice, depth, result)
+}
+
+/// Rerolls and rolled tables nest no deeper than `MAX_DEPTH`.
+fn too_deep(table: &Table, depth: usize) -> Result<(), TableRollError> {
     if depth > MAX_DEPTH {
         return Err(TableRollError::TooDeep {
             table: table.name.value.clone(),
         });
     }
-    let result = roll_die(table, roll_table, dice)? + adjustment;
-    resolve_at_depth(table, roll_table, find, dice, depth, result)
+    Ok(())
 }
 
 fn roll_die(
@@ -117,11 +123,7 @@ fn resolve_at_depth<'t>(
             Action::Reroll { times, ignoring } => {
                 for _ in 0..*times {
                     loop {
-                        if depth + 1 > MAX_DEPTH {
-                            return Err(TableRollError::TooDeep {
-                                table: table.name.value.clone(),
-                            });
-                        }
+                        too_deep(table, depth + 1)?;
                         // An ignored result is only read, not done: its own rerolls
                         // and tables are not rolled.
                         let result = roll_die(table, roll_table, dice)?;

@@ -177,9 +177,8 @@ impl FightHandle {
             return Ok(Some(reaction));
         };
         if withdraw.eval(env) {
-            let decision = format!("withdraw_{}", reaction.name);
             let options = vec!["complete".to_string(), "withdraw".to_string()];
-            if self.choose(defender, &decision, options)? == "withdraw" {
+            if self.choose(defender, &reaction.withdraw_decision, options)? == "withdraw" {
                 env.bound.reaction = None;
                 return Ok(None);
             }

@@ -170,9 +170,11 @@ pub struct Reaction {
     /// Done to the defender once its test is rolled.
     pub actions: Vec<Spanned<Action>>,
     /// When this holds once the attack is rolled (a miss), the defender may withdraw
-    /// the reaction (decision `withdraw_NAME`: `complete` or `withdraw`) and pays
+    /// the reaction (decision `withdraw_decision`: `complete` or `withdraw`) and pays
     /// nothing; with it, the cost is paid after the attack roll, not before.
     pub withdraw: Option<Condition>,
+    /// The decision's name: `withdraw_NAME` unless combat.toml says.
+    pub withdraw_decision: String,
 }
 
 /// The weapon a reaction is made with.
