@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use affray::analysis::exchange::Exchange;
 use affray::dice::DiceSource;
-use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
+use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
 use affray::script::TacticsChooser;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -27,7 +27,7 @@ fn fights(scenario: &str) -> impl FnMut() -> u32 {
         let setup = FightSetup {
             dice: DiceSource::seeded(seed),
             chooser: Box::new(chooser),
-            log: false,
+            log: Log::Off,
             observer: None,
         };
         let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup).expect("it sets up");

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::dice::{DiceSource, RolledDie};
-use crate::engine::{Chooser, Decision, FightError, FightHandle, FightSetup, ScriptedChooser};
+use crate::engine::{Chooser, Decision, FightError, FightHandle, FightSetup, Log, ScriptedChooser};
 use crate::log::Event;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
@@ -112,7 +112,7 @@ impl Exchange {
         let setup = FightSetup {
             dice: dice.traced(),
             chooser: Box::new(chooser),
-            log: true,
+            log: Log::Full,
             observer: None,
         };
         let fight = FightHandle::new(Arc::clone(&self.ruleset), &self.scenario, setup)?;

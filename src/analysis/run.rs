@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::dice::DiceSource;
-use crate::engine::{FightError, FightHandle, FightSetup, ScriptedChooser};
+use crate::engine::{FightError, FightHandle, FightSetup, Log, ScriptedChooser};
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 use crate::script::TacticsChooser;
@@ -37,7 +37,7 @@ pub fn fight_figures(
     let setup = FightSetup {
         dice: DiceSource::seeded(seed),
         chooser: Box::new(chooser),
-        log: true,
+        log: Log::Outcomes,
         observer: None,
     };
     let fight = FightHandle::new(Arc::clone(ruleset), scenario, setup)?;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use affray::dice::{DiceSource, read_given_dice};
-use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
+use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
 use affray::log::render_text;
 use affray::ruleset::{self, Problems};
 use affray::scenario;
@@ -46,7 +46,7 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
             let setup = FightSetup {
                 dice,
                 chooser: Box::new(chooser),
-                log: true,
+                log: Log::Full,
                 observer: None,
             };
             let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup)

@@ -175,6 +175,12 @@ impl DiceSource {
         self.rolls
     }
 
+    /// Whether the purpose of a die is read: by given or asked dice (to say which die is
+    /// wanted), by a trace; a seeded die reads none.
+    pub fn reads_purposes(&self) -> bool {
+        !matches!(self.kind, Kind::Seeded(_)) || self.trace.is_some()
+    }
+
     /// One die of `sides` faces, showing 1 to `sides`.
     pub fn roll_die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
         self.roll_die_of(sides, purpose, DieOf::ALONE)

@@ -106,6 +106,9 @@ pub struct Core {
     waiting: Vec<Waiting>,
     /// Whose turn it is, while a turn runs.
     turn_of: Option<usize>,
+    /// Whether a die rolled is an event someone reads (the full log, an observer):
+    /// otherwise none is built.
+    rolls_wanted: bool,
 }
 
 /// A combatant holding its turn until `until` acts: then it acts right after, or, when
@@ -140,11 +143,22 @@ impl std::fmt::Debug for FightHandle {
 }
 
 /// Options of a run.
+/// Which events a fight keeps (an observer is told of every one all the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Log {
+    /// None: the fastest run.
+    Off,
+    /// Every event but the dice rolled: what a fight's figures are counted from.
+    Outcomes,
+    /// Everything, the dice too: a fight's log.
+    Full,
+}
+
 pub struct FightSetup {
     pub dice: DiceSource,
     pub chooser: Box<dyn Chooser>,
-    /// Keep the event log (off for fast simulation).
-    pub log: bool,
+    /// Which events to keep.
+    pub log: Log,
     /// Told of every event as it happens and of every resolved turn and round (a live
     /// view, a state file kept up to date); `None` for a plain run.
     pub observer: Option<Box<dyn FightObserver>>,
@@ -201,7 +215,8 @@ impl FightHandle {
             combatants,
             round: 0,
             dice: setup.dice,
-            events: setup.log.then(Vec::new),
+            events: (setup.log != Log::Off).then(Vec::new),
+            rolls_wanted: setup.log == Log::Full || setup.observer.is_some(),
             fatal: None,
             dice_cache: std::collections::HashMap::new(),
             distances,

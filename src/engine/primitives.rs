@@ -649,23 +649,29 @@ impl FightHandle {
         if let Some(constant) = expr.as_constant() {
             return Ok(constant);
         }
-        let who_name = who.map(|w| self.name(w));
-        let full = match &who_name {
-            Some(name) => format!("{purpose} for {name}"),
-            None => purpose.to_string(),
+        let (rolls_wanted, named) = {
+            let core = self.core();
+            (core.rolls_wanted, core.dice.reads_purposes())
         };
-        let rolled = self
-            .with_dice(|dice| expr.roll(dice, &full))
-            .map(|r| (r, who_name));
+        // A seeded die reads no purpose and a run that keeps no rolls builds no event:
+        // then no text is made for the roll.
+        let full = match who {
+            Some(who) if named => format!("{purpose} for {}", self.name(who)),
+            None if named => purpose.to_string(),
+            _ => String::new(),
+        };
+        let rolled = self.with_dice(|dice| expr.roll(dice, &full));
         match rolled {
-            Ok((rolled, who_name)) => {
-                self.emit(Event::Roll {
-                    who: who_name,
-                    purpose: purpose.to_string(),
-                    dice: expr.to_string(),
-                    faces: rolled.faces,
-                    total: rolled.total,
-                });
+            Ok(rolled) => {
+                if rolls_wanted {
+                    self.emit(Event::Roll {
+                        who: who.map(|w| self.name(w)),
+                        purpose: purpose.to_string(),
+                        dice: expr.to_string(),
+                        faces: rolled.faces,
+                        total: rolled.total,
+                    });
+                }
                 Ok(rolled.total)
             }
             Err(error) => Err(self.stop(FightError::Dice(error))),

@@ -20,7 +20,7 @@ mod status;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use affray::engine::{FightHandle, FightSetup, ScriptedChooser};
+use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
 use affray::ruleset::{Problems, Ruleset};
 use affray::scenario::{self, Scenario};
 
@@ -176,7 +176,7 @@ fn fight(
     let setup = FightSetup {
         dice,
         chooser: Box::new(ScriptedChooser::new(&scenario.choices, chooser)),
-        log,
+        log: if log { Log::Full } else { Log::Off },
         observer: Some(observer),
     };
     FightHandle::new(Arc::clone(ruleset), scenario, setup)
