@@ -484,7 +484,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_ignoring => "`ignoring`",
         Rule::kw_condition | Rule::condition_action => "`condition`, as in `condition prone`",
         Rule::kw_clear | Rule::clear_action => "`clear`, as in `clear prone`",
-        Rule::kw_set | Rule::set_action => "`set`, as in `set held_parry 0`",
+        Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
         }

@@ -133,7 +133,7 @@ pub enum Action {
     },
     /// `clear prone`: the condition ends.
     Clear { condition: Spanned<String> },
-    /// `set held_parry 1`: a value the combatant keeps, set without a log line.
+    /// `set ready 1`: a value the combatant keeps, set without a log line.
     Set { value: Spanned<String>, to: i64 },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
