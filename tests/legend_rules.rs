@@ -1556,6 +1556,17 @@ fn situational_modifiers_apply_to_attack_and_parry() {
     );
 }
 
+/// Close Combat Situational Modifiers: "Target is helpless: Automatic Critical Hit".
+/// Bob is helpless (a scenario modifier) and does not parry: Ann's 50, a plain success
+/// against her 60, is a critical, and wins two manoeuvres over the unopposed failure.
+#[test]
+fn an_attack_on_a_helpless_target_is_a_critical() {
+    let bob = Fighter::bob().line("modifiers", r#"["target_helpless"]"#);
+    let f = duel("helpless", Fighter::ann(), bob, &[BOB_NO_PARRY], "50");
+    assert_eq!(f.tests()[0], t("Ann", "style", 60, 50, "critical"));
+    assert_eq!(f.manoeuvres().len(), 2, "{}", f.log);
+}
+
 /// "Defending while on lower ground or against mounted foe –20%": Bob on lower ground
 /// parries at 30; his own attack is not affected.
 #[test]
