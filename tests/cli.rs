@@ -71,3 +71,59 @@ fn a_missing_directory_exits_1() {
     assert_eq!(output.status.code(), Some(1));
     assert!(text(&output.stderr).contains("no such directory"));
 }
+
+/// affray started in `dir` (below the project) with `args`.
+fn affray_in(dir: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
+        .output()
+        .expect("the affray binary runs")
+}
+
+/// A scenario's ruleset is found from the scenario file, wherever affray is started:
+/// inside the ruleset, inside its `scenarios/`, or above both, the fight is the same.
+#[test]
+fn a_scenario_finds_its_ruleset_from_any_folder() {
+    let from_root = affray_in(
+        ".",
+        &[
+            "fight",
+            "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+            "--seed",
+            "3",
+        ],
+    );
+    assert_eq!(
+        from_root.status.code(),
+        Some(0),
+        "{}",
+        text(&from_root.stderr)
+    );
+    for (dir, scenario) in [
+        ("rulesets/legend", "scenarios/sword_and_shield_duel.toml"),
+        ("rulesets/legend/scenarios", "sword_and_shield_duel.toml"),
+        ("rulesets/legend/scenarios", "./sword_and_shield_duel.toml"),
+    ] {
+        let output = affray_in(dir, &["fight", scenario, "--seed", "3"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{dir}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(output.stdout, from_root.stdout, "{dir}");
+    }
+    for args in [
+        &["simulate", "sword_and_shield_duel.toml", "--fights", "10"][..],
+        &["odds", "sword_and_shield_duel.toml"][..],
+    ] {
+        let output = affray_in("rulesets/legend/scenarios", args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+    }
+}

@@ -103,11 +103,18 @@ pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenari
     Ok((ruleset, scenario))
 }
 
+/// The ruleset folder of `<ruleset>/scenarios/<file>.toml`, wherever affray is started:
+/// `scenarios/duel.toml` from inside the ruleset is `.`, `duel.toml` from inside
+/// `scenarios/` is `..`.
 fn ruleset_home(scenario: &Path) -> PathBuf {
-    scenario
+    let folder = scenario
         .parent()
-        .and_then(Path::parent)
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        .filter(|folder| !folder.as_os_str().is_empty() && *folder != Path::new("."));
+    match folder.and_then(Path::parent) {
+        Some(home) if !home.as_os_str().is_empty() => home.to_path_buf(),
+        Some(_) => PathBuf::from("."),
+        None => PathBuf::from(".."),
+    }
 }
 
 /// Check every scenario in `<ruleset>/scenarios/` against an already loaded ruleset.
