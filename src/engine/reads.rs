@@ -665,6 +665,13 @@ impl Default for Bound<'_> {
     }
 }
 
+impl Bound<'_> {
+    /// The attacker and the defender of the exchange being run (`self` and `other`).
+    pub fn parties(&self) -> (usize, usize) {
+        (self.me, self.other.unwrap_or(self.me))
+    }
+}
+
 /// What a collection's body (`any(opponents, ...)`) binds, saved to be put back.
 #[derive(Default)]
 pub struct SavedBindings<'a>(Vec<(Option<usize>, Option<&'a Weapon>)>);

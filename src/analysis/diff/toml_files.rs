@@ -252,21 +252,23 @@ pub(super) fn compare_combat(before: &Ruleset, after: &Ruleset, found: &mut Foun
         values(after.combat_file.as_ref()),
     );
     let empty = Map::new();
+    // One rule of combat.toml, named by its path of keys (`exchanges.melee.damage`).
+    let mut rule = |path: &[&str], was: Option<&Value>, now: Option<&Value>| {
+        let key = path.join(".");
+        push_change(
+            found,
+            Item::CombatRule { key: key.clone() },
+            format!("combat {key}"),
+            (&old, was),
+            (&new, now),
+            path,
+        );
+    };
     for section in keys(&was_all, &now_all) {
         let (was, now) = (was_all.get(&section), now_all.get(&section));
         let by_key = matches!(section.as_str(), "turn" | "exchanges" | "tests");
         if !by_key {
-            let item = Item::CombatRule {
-                key: section.clone(),
-            };
-            push_change(
-                found,
-                item,
-                format!("combat {section}"),
-                (&old, was),
-                (&new, now),
-                &[section.as_str()],
-            );
+            rule(&[section.as_str()], was, now);
             continue;
         }
         let was = was.and_then(Value::as_object).unwrap_or(&empty);
@@ -276,34 +278,14 @@ pub(super) fn compare_combat(before: &Ruleset, after: &Ruleset, found: &mut Foun
             match (section.as_str(), was_entry, now_entry) {
                 ("exchanges", Some(Value::Object(was_keys)), Some(Value::Object(now_keys))) => {
                     for key in keys(was_keys, now_keys) {
-                        let path = [section.as_str(), name.as_str(), key.as_str()];
-                        let item = Item::CombatRule {
-                            key: path.join("."),
-                        };
-                        push_change(
-                            found,
-                            item,
-                            format!("combat {}", path.join(".")),
-                            (&old, was_keys.get(&key)),
-                            (&new, now_keys.get(&key)),
-                            &path,
+                        rule(
+                            &[section.as_str(), name.as_str(), key.as_str()],
+                            was_keys.get(&key),
+                            now_keys.get(&key),
                         );
                     }
                 }
-                _ => {
-                    let path = [section.as_str(), name.as_str()];
-                    let item = Item::CombatRule {
-                        key: path.join("."),
-                    };
-                    push_change(
-                        found,
-                        item,
-                        format!("combat {}", path.join(".")),
-                        (&old, was_entry),
-                        (&new, now_entry),
-                        &path,
-                    );
-                }
+                _ => rule(&[section.as_str(), name.as_str()], was_entry, now_entry),
             }
         }
     }

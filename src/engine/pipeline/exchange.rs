@@ -100,7 +100,7 @@ impl FightHandle {
         at: AfterTime,
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
-        let (attacker, defender) = (env.bound.me, env.bound.other.unwrap_or(env.bound.me));
+        let (attacker, defender) = env.bound.parties();
         for rule in exchange.after.iter().filter(|rule| rule.at == at) {
             if rule.guard.eval(env) {
                 let whom = match rule.to {
@@ -420,7 +420,7 @@ impl FightHandle {
         let (Some(stage), Some((attacker_won, _))) = (&exchange.effects, env.bound.outcome) else {
             return Ok(());
         };
-        let (attacker, defender) = (env.bound.me, env.bound.other.unwrap_or(env.bound.me));
+        let (attacker, defender) = env.bound.parties();
         let (winner, loser) = if attacker_won {
             (attacker, defender)
         } else {
@@ -525,7 +525,7 @@ impl FightHandle {
         };
         ExchangeContext {
             attacker: bound.me,
-            defender: bound.other.unwrap_or(bound.me),
+            defender: bound.parties().1,
             winner: Who::Winner.of(bound),
             weapon: id(bound.item),
             parry: id(bound.parry),
