@@ -76,11 +76,11 @@ fn a_parry_that_matches_the_attack_deflects_by_the_sizes_of_the_weapons() {
     // Initiative: Bryn 16 + 1, Aldric 11 + 1. Bryn attacks at 70 and rolls 30, Aldric
     // parries at 65 and rolls 30: both succeed, the matrix gives nobody a level and the
     // blow lands on the parry. His shield (large) against her dagger (small): 2 sizes
-    // up, all deflected: her 1D4 = 3 does nothing at the body (1D10 = 5).
+    // up, all deflected: her 1D4 = 3 reaches no location (no die for one).
     // Then Aldric's broadsword (medium) at 40 against her parry at 40 with the dagger
     // (small): one size down, half deflected: 1D8 = 6 and 1D4 = 3, 9, 4 deflected, 5 at
     // the body less 1 armour: 4 taken, 2 left there, a minor wound.
-    let (log, error) = duel("parried", "1 1\n30 30 3 5\n40 40 6 3 5\n", "");
+    let (log, error) = duel("parried", "1 1\n30 30 3\n40 40 6 3 5\n", "");
     has(
         &log,
         "Aldric chooses reaction: parry (of parry, dodge, none; tactics)",
@@ -89,7 +89,7 @@ fn a_parry_that_matches_the_attack_deflects_by_the_sizes_of_the_weapons() {
     has(&log, "Bryn: attack 70, rolled 30: success");
     has(&log, "Aldric: parry 65, rolled 30: success");
     has(&log, "Aldric deflects 3");
-    has(&log, "Aldric takes 0 to body, 7 HP left there");
+    assert!(!log.contains("Aldric takes"), "{log}");
     has(&log, "Bryn: parry 70, rolled 40: success");
     has(&log, "Bryn deflects 4");
     has(&log, "Bryn takes 4 to body, 2 HP left there");
@@ -370,14 +370,14 @@ fn a_parry_against_a_miss_may_be_withdrawn_and_then_costs_nothing() {
 fn knockback_counts_the_damage_rolled_even_when_a_parry_takes_it_all() {
     // Bryn's critical (3) beats Aldric's parry (30): attacker 1, spent (scripted) on
     // Stagger. Her dagger's 4 and 4 again for the critical, 8 rolled, land on his large
-    // shield, which deflects all of it: nothing reaches the body (1D10 = 5). The 8
+    // shield, which deflects all of it: nothing reaches a location (no die rolled). The 8
     // rolled still knocks him back (8 - 6) / 2 = 1 metre, and his Athletics (40) fails
     // with a 50: prone.
     let choices = "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"stagger\"\n";
-    let (log, _) = duel("knockback_parried", "1 1\n3 30 4 4 5 50\n", choices);
+    let (log, _) = duel("knockback_parried", "1 1\n3 30 4 4 50\n", choices);
     has(&log, "Aldric: parry 65, rolled 30: success");
     has(&log, "Aldric deflects 8");
-    has(&log, "Aldric takes 0 to body, 7 HP left there");
+    assert!(!log.contains("Aldric takes"), "{log}");
     has(&log, "Aldric is knocked back 1 m");
     has(
         &log,
@@ -441,16 +441,18 @@ fn a_parry_held_ready_costs_no_action_when_it_is_made() {
 
 #[test]
 fn a_redirected_blow_lands_where_the_defender_chooses() {
-    // Bryn's 30 meets Aldric's critical parry (2): defender 1, bought (scripted) as
-    // Redirect Blow. Her blow lands all the same (a success, not dodged), on his shield
-    // (1D4 = 3, all deflected), and he, not the die, picks the location.
-    let choices =
-        "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"redirect_blow\"\n";
-    let (log, _) = duel("redirect", "1 1\n30 2 3\n", choices);
-    has(&log, "Aldric: parry 65, rolled 2: critical");
+    // Bryn holds her action to guard (scripted); Aldric's 30 meets her critical parry
+    // (2, held ready, free): defender 1, bought (scripted) as Redirect Blow. His blow
+    // lands all the same (a success, not dodged): her dagger (small) takes half of his
+    // broadsword's (medium) 1D8 = 6 and 1D4 = 3, and she, not the die, picks where the
+    // rest lands.
+    let choices = "[[choices]]\ndecision = \"action\"\nby = \"Bryn\"\nchoose = \"guard\"\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"redirect_blow\"\n";
+    let (log, _) = duel("redirect", "1 1\n30 2 6 3\n", choices);
+    has(&log, "Bryn: parry 70, rolled 2: critical");
     has(
         &log,
-        "Aldric chooses redirect_location: right_leg (of right_leg, left_leg, body, right_arm, left_arm, head; first option)",
+        "Bryn chooses redirect_location: right_leg (of right_leg, left_leg, body, right_arm, left_arm, head; first option)",
     );
     assert!(!log.contains("hit_location for"), "{log}");
 }

@@ -347,9 +347,7 @@ fn the_dial_is_set_per_combatant_and_changed_mid_fight() {
         1,
         "{transcript}"
     );
-    assert!(
-        transcript.contains("  dial: dice=auto\n    1D100 attack with Long Sword for Ysolde → ")
-    );
+    assert!(transcript.contains("  dial: dice=auto\n    1D100 attack for Ysolde → "));
     assert!(!transcript.contains("Brannoc's reaction —"));
     assert!(transcript.contains("Brannoc chooses reaction: parry (of parry, none; tactics)"));
     let saved = record(&dir.join("d.json"));

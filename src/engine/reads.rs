@@ -635,6 +635,8 @@ pub struct Bound<'a> {
     pub location_of: Option<usize>,
     pub damage: i64,
     pub rolled: i64,
+    /// The damage past the defence, before the armour.
+    pub reached: i64,
     /// The weapon the defender reacts with.
     pub parry: Option<&'a Weapon>,
     /// How many times each effect of the exchange's list was chosen.
@@ -658,6 +660,7 @@ impl Default for Bound<'_> {
             location_of: None,
             damage: 0,
             rolled: 0,
+            reached: 0,
             parry: None,
             chosen: [0; MAX_EFFECTS],
             attacking: false,

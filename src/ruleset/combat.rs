@@ -101,6 +101,8 @@ struct TestEntry {
     /// The levels that pass it when it is made on its own (`test NAME or ...`).
     #[serde(default)]
     pass: Vec<Text>,
+    /// A text statistic naming the skill the test is logged under (`combat_style`).
+    skill_of: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -108,6 +110,9 @@ struct TestEntry {
 struct ExchangeEntry {
     label: Option<String>,
     test: Text,
+    /// The attacker's weapon: `true` (the first in hand), a trait (the first in hand
+    /// with it), `"not TRAIT"` (the first in hand without it); else the first in hand.
+    weapon: Option<TomlSpanned<toml::Value>>,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
     unopposed: Option<Text>,
@@ -269,6 +274,7 @@ impl<'a> Compiler<'a> {
         let from = match kind {
             "success level" => "in ruleset.toml `success_levels`",
             "weapon trait" => "in ruleset.toml `weapon_traits`",
+            "text statistic" => "in ruleset.toml `[statistics]` as \"text\"",
             "table" => "of this ruleset",
             _ => "in combat.toml",
         };
@@ -516,7 +522,12 @@ impl<'a> Compiler<'a> {
         match written.get_ref() {
             toml::Value::Boolean(true) => ReactionWeapon::First,
             toml::Value::Boolean(false) => ReactionWeapon::Nothing,
-            toml::Value::String(word) => {
+            toml::Value::String(written_word) => {
+                let (avoid, word) = match written_word.strip_prefix("not ") {
+                    Some(word) => (true, word.trim().to_string()),
+                    None => (false, written_word.clone()),
+                };
+                let word = &word;
                 let text = TomlSpanned::new(written.span(), word.clone());
                 if !vocabulary.weapon_traits.contains(word) {
                     self.unknown(
@@ -526,7 +537,11 @@ impl<'a> Compiler<'a> {
                         vocabulary.weapon_traits.clone(),
                     );
                 }
-                ReactionWeapon::Prefer(word.clone())
+                if avoid {
+                    ReactionWeapon::Avoid(word.clone())
+                } else {
+                    ReactionWeapon::Prefer(word.clone())
+                }
             }
             _ => {
                 let range = written.span();
@@ -813,8 +828,19 @@ pub(super) fn compile_combat(
                 ),
             }
         }
+        if let Some(statistic) = &entry.skill_of
+            && !vocabulary.text_statistics.contains(statistic.get_ref())
+        {
+            compiler.unknown(
+                "affray::combat::unknown_statistic",
+                "text statistic",
+                statistic,
+                vocabulary.text_statistics.clone(),
+            );
+        }
         if let (Some(roll), Some(target)) = (roll, target) {
             tests.push(TestKind {
+                skill_of: entry.skill_of.as_ref().map(|s| s.get_ref().clone()),
                 name: name.clone(),
                 roll,
                 total,
@@ -842,6 +868,7 @@ pub(super) fn compile_combat(
             found
         };
         let test = test_of(&mut compiler, &entry.test);
+        let weapon = compiler.reaction_weapon(entry.weapon.as_ref(), vocabulary);
         compiler.scope.reactions = entry
             .reactions
             .iter()
@@ -1049,13 +1076,14 @@ pub(super) fn compile_combat(
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
                 Some("outcome") => Some(AfterTime::Outcome),
+                Some("wound") => Some(AfterTime::Wound),
                 Some(other) => {
                     if let Some(text) = &rule.at {
                         compiler.rule(
                             content(text),
                             "not a time of the exchange",
-                            format!("`at = \"{other}\"`: an `after` rule is done once the outcome is known or at the end"),
-                            "write `at = \"end\"` (the default) or `at = \"outcome\"` (before the blow)",
+                            format!("`at = \"{other}\"`: an `after` rule is done once the outcome is known, once the wound is judged, or at the end"),
+                            "write `at = \"end\"` (the default), `at = \"outcome\"` (before the blow) or `at = \"wound\"` (after the wound, before the knockback)",
                         );
                     }
                     None
@@ -1101,6 +1129,7 @@ pub(super) fn compile_combat(
                 name: name.clone(),
                 label: entry.label.clone().unwrap_or_else(|| name.clone()),
                 test,
+                weapon,
                 reactions,
                 unopposed,
                 outcome,

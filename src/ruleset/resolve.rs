@@ -56,13 +56,17 @@ pub(super) fn resolve(
 
     // Tables: each file parsed and validated on its own, then names made unique.
     let mut tables: Vec<(Table, &SourceFile)> = Vec::new();
+    let mut table_files_failed = false;
     for file in inputs.tables {
         match parse_tables(file) {
             Ok(parsed) => {
                 problems.extend(validate_file(file, &parsed).into_iter().map(Into::into));
                 tables.extend(parsed.tables.into_iter().map(|table| (table, file)));
             }
-            Err(error) => problems.push(error.into()),
+            Err(error) => {
+                table_files_failed = true;
+                problems.push(error.into());
+            }
         }
     }
     let mut first_definition: HashMap<&str, (&SourceFile, Span)> = HashMap::new();
@@ -143,8 +147,12 @@ pub(super) fn resolve(
     if let Some(locations) = &settings.hit_locations {
         check_hit_location_table(locations, &tables, settings_file, problems);
     }
+    // combat.toml names the tables' modifiers, effects and levels: while a table file
+    // does not parse, every name of it would be reported unknown again, so combat.toml
+    // is checked once the tables read.
     let decoded_combat = inputs
         .combat
+        .filter(|_| !table_files_failed)
         .and_then(|file| decode::<CombatFile>(file, problems).map(|decoded| (decoded, file)));
     check_table_resists(
         &tables,

@@ -367,6 +367,7 @@ fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
     context.insert("parry".into(), text(&exchange.parry));
     context.insert("location".into(), text(&exchange.location));
     context.insert("rolled".into(), Dynamic::from(exchange.rolled));
+    context.insert("reached".into(), Dynamic::from(exchange.reached));
     context.insert("damage".into(), Dynamic::from(exchange.damage));
     context.insert("attack".into(), test(&exchange.attack));
     context.insert("defence".into(), test(&exchange.defence));

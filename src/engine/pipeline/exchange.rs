@@ -44,7 +44,7 @@ impl FightHandle {
 
         let mut env = FightEnv::new(self, attacker);
         env.bound.other = Some(defender);
-        env.bound.item = held(&self.core(), &self.ruleset().equipment, attacker, 0);
+        env.bound.item = self.weapon_for(&exchange.weapon, attacker);
         env.bound.location_of = Some(defender);
 
         // "The intention to parry must be declared before any attack roll is made."
@@ -57,13 +57,8 @@ impl FightHandle {
         env.bound.attacking = false;
         self.fatal()?;
         let level = &combat.vocabulary.success_levels[attack.level as usize];
-        self.log_test(
-            attacker,
-            &exchange.label,
-            attack.target,
-            attack.total,
-            level,
-        );
+        let label = self.test_label(test, attacker, &exchange.label);
+        self.log_test(attacker, &label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
 
         let reaction = self.complete(reaction, defender, &mut env)?;
@@ -260,18 +255,7 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
-        let weapon = {
-            let core = self.core();
-            let equipment = &self.ruleset().equipment;
-            match &reaction.weapon {
-                ReactionWeapon::Nothing => None,
-                ReactionWeapon::First => held(&core, equipment, defender, 0),
-                ReactionWeapon::Prefer(word) => (0..)
-                    .map_while(|at| held(&core, equipment, defender, at))
-                    .find(|w| w.traits.contains(word))
-                    .or_else(|| held(&core, equipment, defender, 0)),
-            }
-        };
+        let weapon = self.weapon_for(&reaction.weapon, defender);
         env.bound.parry = weapon;
         let attacker = env.bound.me;
         let test = &combat.tests[reaction.test];
@@ -321,8 +305,48 @@ impl FightHandle {
         ) = saved;
         self.fatal()?;
         let level = &combat.vocabulary.success_levels[result.level as usize];
-        self.log_test(who, label, result.target, result.total, level);
+        let label = self.test_label(kind, who, label);
+        self.log_test(who, &label, result.target, result.total, level);
         Ok(result)
+    }
+
+    /// What `who` makes a reaction or an attack with, as `choice` says.
+    fn weapon_for<'f>(&'f self, choice: &ReactionWeapon, who: usize) -> Option<&'f Weapon> {
+        let core = self.core();
+        let equipment = &self.ruleset().equipment;
+        let in_hand = |at| held(&core, equipment, who, at);
+        match choice {
+            ReactionWeapon::Nothing => None,
+            ReactionWeapon::First => in_hand(0),
+            ReactionWeapon::Prefer(word) => (0..)
+                .map_while(in_hand)
+                .find(|w| w.traits.contains(word))
+                .or_else(|| in_hand(0)),
+            ReactionWeapon::Avoid(word) => (0..)
+                .map_while(in_hand)
+                .find(|w| !w.traits.contains(word))
+                .or_else(|| in_hand(0)),
+        }
+    }
+
+    /// What a test of `kind` by `who` is logged under: the skill its `skill_of`
+    /// statistic names (the first skill listed when not given), else `label`.
+    fn test_label(&self, kind: &TestKind, who: usize, label: &str) -> String {
+        let Some(statistic) = &kind.skill_of else {
+            return label.to_string();
+        };
+        let core = self.core();
+        let combatant = &core.combatants[who];
+        match combatant.statistic(statistic) {
+            Some(crate::scenario::Statistic::Text(skill)) => skill.clone(),
+            _ => combatant
+                .spec
+                .skills
+                .keys()
+                .next()
+                .cloned()
+                .unwrap_or_else(|| label.to_string()),
+        }
     }
 
     /// A blow that lands: its damage, the location, armour, the damage taken and the
@@ -350,6 +374,38 @@ impl FightHandle {
                 amount: deflected,
             });
         }
+        // What reaches the location, for the armour to read as `damage`.
+        env.bound.reached = (rolled - deflected).max(0);
+        env.bound.damage = env.bound.reached;
+        // A blow the defence takes whole lands nowhere; it may still force the defender
+        // back (knockback counts the damage as rolled).
+        if env.bound.reached > 0 {
+            self.land(exchange, defender, env)?;
+        } else {
+            env.bound.damage = 0;
+        }
+        if let Some(knockback) = &exchange.knockback
+            && knockback.guard.eval(env)
+        {
+            let metres = knockback.metres.eval(env);
+            self.emit(Event::Knockback {
+                who: self.name(defender),
+                metres,
+            });
+            self.perform(defender, &knockback.actions, "knockback", env)?;
+        }
+        Ok(())
+    }
+
+    /// The part of a blow that gets past the defence: the location, the armour, the
+    /// damage taken, the effects done at the blow, the wound and the `after` rules done
+    /// once it is judged.
+    fn land<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
         let ruleset = self.ruleset();
         let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
             guard.as_ref().is_some_and(|guard| guard.eval(env))
@@ -380,33 +436,23 @@ impl FightHandle {
             None => "total",
         };
         env.bound.location = Some(location);
-        // What reaches the location, for the armour to read as `damage`.
-        env.bound.damage = (rolled - deflected).max(0);
         let absorbed = match &exchange.armour {
             Some(armour) => armour.eval(env).max(0),
             None => 0,
         };
-        let taken = (rolled - deflected - absorbed).max(0);
+        let taken = (env.bound.reached - absorbed).max(0);
         env.bound.damage = taken;
-        self.damage(defender, location, taken)
-            .map_err(|message| self.combat_error(message))?;
+        if taken > 0 {
+            self.damage(defender, location, taken)
+                .map_err(|message| self.combat_error(message))?;
+        }
         self.effects_at(exchange, EffectTime::Blow, env)?;
         if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
             self.wound(defender, Some(location), &wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
         }
-        if let Some(knockback) = &exchange.knockback
-            && knockback.guard.eval(env)
-        {
-            let metres = knockback.metres.eval(env);
-            self.emit(Event::Knockback {
-                who: self.name(defender),
-                metres,
-            });
-            self.perform(defender, &knockback.actions, "knockback", env)?;
-        }
-        Ok(())
+        self.after_rules(exchange, AfterTime::Wound, env)
     }
 
     /// The chosen effects' actions whose time is `at`, in the list's order, once for
@@ -531,6 +577,7 @@ impl FightHandle {
             parry: id(bound.parry),
             location: bound.location.map(str::to_string),
             rolled: bound.rolled,
+            reached: bound.reached,
             damage: bound.damage,
             attack: test(bound.attack),
             defence: test(bound.defence),

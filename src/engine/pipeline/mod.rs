@@ -73,6 +73,9 @@ pub struct TestKind {
     pub levels: Vec<Level>,
     /// The levels that pass the test when it is made on its own (`test NAME or ...`).
     pub pass: Vec<u32>,
+    /// The text statistic that names the skill the test is logged under (a combat
+    /// style); the test's label when `None`.
+    pub skill_of: Option<String>,
 }
 
 /// The most non-stacking groups one test's modifiers may come from.
@@ -105,6 +108,8 @@ pub struct Exchange {
     pub label: String,
     /// The attacker's test (an index into [`Combat::tests`]).
     pub test: usize,
+    /// The weapon the attacker strikes with.
+    pub weapon: ReactionWeapon,
     /// What the defender may do about it, declared before the attack is rolled
     /// (decision `reaction`; `none` is always offered too).
     pub reactions: Vec<Reaction>,
@@ -177,7 +182,7 @@ pub struct Reaction {
     pub withdraw_decision: String,
 }
 
-/// The weapon a reaction is made with.
+/// The weapon a reaction (or an attack) is made with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReactionWeapon {
     /// None: a dodge.
@@ -186,6 +191,8 @@ pub enum ReactionWeapon {
     First,
     /// The first weapon in hand with this trait (a shield), else the first in hand.
     Prefer(String),
+    /// The first weapon in hand without this trait (not the shield), else the first.
+    Avoid(String),
 }
 
 /// A matrix of the two tests' levels, read into (winner, levels) by level ids.
@@ -275,7 +282,10 @@ pub struct After {
 /// When an `after` rule is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AfterTime {
+    /// Once the outcome is known and the effects chosen, before the blow.
     Outcome,
+    /// Once a landed blow's wound is judged (its actions done), before the knockback.
+    Wound,
     End,
 }
 
@@ -292,8 +302,10 @@ pub struct ExchangeContext {
     pub parry: Option<String>,
     /// The location hit, once it is known.
     pub location: Option<String>,
-    /// The damage as rolled, and as taken.
+    /// The damage as rolled, as it reached the location (past the defence, before the
+    /// armour), and as taken.
     pub rolled: i64,
+    pub reached: i64,
     pub damage: i64,
     /// The attack's and the defence's level and die roll.
     pub attack: Option<(String, i64)>,
