@@ -11,7 +11,7 @@ mod common;
 use common::{affray, copy_dir, root, scratch, text};
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Fight the fixture's duel with `dice` (and `choices`, TOML `[[choices]]` entries
 /// appended to a copy of the scenario); its log and its error output.
@@ -45,7 +45,7 @@ fn fixture_copy(
     case: &str,
     edits: &[(&str, &str, &str)],
     scripts: &[(&str, &str)],
-) -> (std::path::PathBuf, std::path::PathBuf) {
+) -> (PathBuf, PathBuf) {
     let dir = scratch(case);
     let ruleset = dir.join("d100_duel");
     copy_dir(&root().join("tests/fixtures/d100_duel"), &ruleset);
@@ -385,20 +385,13 @@ fn knockback_counts_the_damage_rolled_even_when_a_parry_takes_it_all() {
     );
 }
 
-#[test]
-fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_guard_holds() {
-    // A copy of the fixture whose turn is offered by a `choices` hook, as a ruleset has
-    // it while it moves its exchange into combat.toml before the rest of its turn. The
-    // attack is done natively where its `if` holds (from round 2), by the `act` hook
-    // before; an action combat.toml does not name always goes to the hook.
+/// A copy of the fixture with `choices` and `act` hooks (the hook offers `attack` and
+/// `shout`, and logs what it does) and one edit of its combat.toml; checked clean.
+fn hooked_copy(name: &str, combat_was: &str, combat_is: &str) -> (PathBuf, PathBuf) {
     let (dir, ruleset) = fixture_copy(
-        "mixed_turn",
+        name,
         &[
-            (
-                "combat.toml",
-                "name = \"attack\"\nexchange = \"melee\"",
-                "name = \"attack\"\nexchange = \"melee\"\nif = \"round > 1\"",
-            ),
+            ("combat.toml", combat_was, combat_is),
             (
                 "ruleset.toml",
                 "",
@@ -413,11 +406,45 @@ fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_g
     );
     let check = affray(&dir, &["check", "d100_duel"]);
     assert!(check.status.success(), "{}", text(&check.stderr));
+    (dir, ruleset)
+}
+
+#[test]
+fn a_choices_hook_offers_and_combat_toml_does_the_actions_it_names_where_their_guard_holds() {
+    // A copy of the fixture whose turn is offered by a `choices` hook, as a ruleset has
+    // it while it moves its exchange into combat.toml before the rest of its turn. The
+    // attack is done natively where its `if` holds (from round 2), by the `act` hook
+    // before; an action combat.toml does not name always goes to the hook.
+    let (dir, ruleset) = hooked_copy(
+        "mixed_turn",
+        "name = \"attack\"\nexchange = \"melee\"",
+        "name = \"attack\"\nexchange = \"melee\"\nif = \"round > 1\"",
+    );
     let (log, error) = duel_with("mixed_turn_fight", &ruleset, "1 1\n1 1\n80 90\n", "");
     let _ = fs::remove_dir_all(&dir);
     let (first, second) = log.split_once("Round 2").expect("a second round");
     assert_eq!(first.matches("the hook does attack").count(), 4, "{log}");
     assert!(!second.contains("the hook does"), "{log}");
+    has(second, "Bryn: attack 70, rolled 80: failure");
+    has(&error, "the given dice ran out");
+}
+
+#[test]
+fn hooks_if_gives_the_whole_turn_to_the_hooks_where_it_holds() {
+    // The same copy with `[turn] hooks_if`: in round 1 the hooks offer and do every
+    // action (the attack too); from round 2 combat.toml offers its own actions (attack,
+    // guard: no `shout`) and does them.
+    let (dir, ruleset) = hooked_copy(
+        "hooks_if_turn",
+        "actions = \"2\"",
+        "actions = \"2\"\nhooks_if = \"round == 1\"",
+    );
+    let (log, error) = duel_with("hooks_if_fight", &ruleset, "1 1\n1 1\n80 90\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    let (first, second) = log.split_once("Round 2").expect("a second round");
+    assert_eq!(first.matches("the hook does attack").count(), 4, "{log}");
+    assert!(!second.contains("the hook does"), "{log}");
+    has(second, "(of attack, guard;");
     has(second, "Bryn: attack 70, rolled 80: failure");
     has(&error, "the given dice ran out");
 }

@@ -72,6 +72,9 @@ struct TurnEntry {
     tie_break: Option<Text>,
     actions: Option<Text>,
     out_of_fight: Option<Text>,
+    /// Where this holds for whose turn it is, the ruleset's `choices` and `act` hooks
+    /// play the turn; elsewhere combat.toml's actions.
+    hooks_if: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -767,6 +770,11 @@ pub(super) fn compile_combat(
         .out_of_fight
         .as_ref()
         .and_then(|t| compiler.condition(t));
+    compiler.at(Place::Turn, false, "the turn's `hooks_if`".into());
+    let hooks_if = turn_entry
+        .hooks_if
+        .as_ref()
+        .and_then(|t| compiler.condition(t));
 
     let test_names: Vec<String> = decoded.tests.keys().cloned().collect();
     let mut tests = Vec::new();
@@ -1200,6 +1208,7 @@ pub(super) fn compile_combat(
             tie_break,
             actions,
             out_of_fight,
+            hooks_if,
             choices,
         },
         tests,

@@ -41,6 +41,10 @@ pub struct Turn {
     pub actions: Option<Number>,
     /// Whether a combatant is out of the fight.
     pub out_of_fight: Option<Condition>,
+    /// With `choices` and `act` hooks: where this holds for whose turn it is, the hooks
+    /// offer and do the turn's actions, and `choices` below elsewhere. Without it, the
+    /// hook offers and an action of `choices` is done natively where its guard holds.
+    pub hooks_if: Option<Condition>,
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,

@@ -71,11 +71,13 @@ impl FightHandle {
     }
 
     /// The actions `who` may choose now, in the order `combat.toml` lists them; a
-    /// ruleset that keeps its `choices` hook offers them there.
+    /// ruleset that keeps its `choices` hook offers them there (where its `hooks_if`
+    /// holds, if it has one).
     pub(in crate::engine) fn offered_actions(&self, who: usize) -> Result<Vec<String>, FightError> {
-        let native = self
-            .combat()
-            .filter(|c| !c.turn.choices.is_empty() && !self.has_hook("choices"));
+        let native = match self.combat().filter(|c| !c.turn.choices.is_empty()) {
+            Some(combat) if !self.hooks_play(who)? => Some(combat),
+            _ => None,
+        };
         let Some(combat) = native else {
             return Ok(self
                 .hook("choices", &[HookArgument::Who(who)])?
@@ -92,6 +94,18 @@ impl FightHandle {
         })
     }
 
+    /// Whether the ruleset's `choices` and `act` hooks play `who`'s turn now: always
+    /// when it has them and no `hooks_if`, where `hooks_if` holds when it has one.
+    fn hooks_play(&self, who: usize) -> Result<bool, FightError> {
+        if !self.has_hook("choices") {
+            return Ok(false);
+        }
+        match self.combat().and_then(|c| c.turn.hooks_if.as_ref()) {
+            Some(hooks_if) => self.evaluate(who, "", |env| hooks_if.eval(env)),
+            None => Ok(true),
+        }
+    }
+
     /// A turn action's own actions (`before`, `after`), done to the actor.
     fn turn_actions(&self, who: usize, actions: &[Spanned<Action>]) -> Result<(), FightError> {
         if actions.is_empty() {
@@ -102,14 +116,18 @@ impl FightHandle {
     }
 
     /// Do the action `who` chose: the exchange `combat.toml` names for it, or the `act`
-    /// hook. With a `choices` hook, an action combat.toml names is done natively where
-    /// its `if` holds, and by the hook where it does not.
+    /// hook. Where the ruleset's hooks play the turn (`hooks_if`), the hook does it;
+    /// with a `choices` hook and no `hooks_if`, an action combat.toml names is done
+    /// natively where its `if` holds, and by the hook where it does not.
     pub(in crate::engine) fn act(&self, who: usize, action: String) -> Result<(), FightError> {
         let named = self
             .combat()
             .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
+        let by_hooks = self.has_hook("choices");
+        let hooks_if = self.combat().is_some_and(|c| c.turn.hooks_if.is_some());
         let native = match named {
-            Some(native) if self.has_hook("choices") => match &native.guard {
+            Some(_) if by_hooks && hooks_if && self.hooks_play(who)? => None,
+            Some(native) if by_hooks && !hooks_if => match &native.guard {
                 Some(guard) => self
                     .evaluate(who, "", |env| guard.eval(env))?
                     .then_some(native),
