@@ -104,7 +104,7 @@ struct TestEntry {
     /// The levels that pass it when it is made on its own (`test NAME or ...`).
     #[serde(default)]
     pass: Vec<Text>,
-    /// A text statistic naming the skill the test is logged under (`combat_style`).
+    /// A text statistic naming the skill the test is logged under.
     skill_of: Option<Text>,
 }
 

@@ -195,7 +195,7 @@ pub enum ReactionWeapon {
     First,
     /// The first weapon in hand with this trait (a shield), else the first in hand.
     Prefer(String),
-    /// The first weapon in hand without this trait (not the shield), else the first.
+    /// The first weapon in hand without this trait, else the first in hand.
     Avoid(String),
 }
 
