@@ -247,7 +247,7 @@ impl FightHandle {
         self.weapons_at(who, WeaponPlace::Carried)
     }
 
-    /// The weapons `who` has dropped, lost or had taken.
+    /// The weapons `who` has dropped and may pick up again.
     pub fn dropped_weapons(&self, who: usize) -> Vec<String> {
         self.weapons_at(who, WeaponPlace::Dropped)
     }
@@ -274,6 +274,20 @@ impl FightHandle {
             WeaponPlace::Dropped,
             "drops",
         )
+    }
+
+    /// A weapon out of reach for the rest of the fight (broken, taken, thrown): wherever
+    /// it was, it can be neither held nor readied again. The script says why.
+    pub fn lose_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+        let mut core = self.core();
+        let combatant = &mut core.combatants[who];
+        let weapon = combatant
+            .weapons
+            .iter_mut()
+            .find(|w| w.id == id && w.place != WeaponPlace::Lost)
+            .ok_or_else(|| format!("{} has no `{id}` to lose", combatant.spec.name))?;
+        weapon.place = WeaponPlace::Lost;
+        Ok(())
     }
 
     /// Sheathe or sling a weapon in hand.

@@ -141,8 +141,9 @@ pub enum Read {
     LocationHitPoints,
     /// `any(opponents, ...)`: each opponent still in the fight in turn as `other`.
     EachOpponent,
-    /// `any(weapons, ...)`: each weapon `self` holds in turn as `item`.
-    EachWeapon,
+    /// `any(weapons, ...)`: each weapon `self` holds in turn as `item`; `carried` and
+    /// `dropped` the same for weapons stowed, and dropped within reach.
+    EachWeapon(WeaponPlace),
     /// The damage dice of `item` (`weapon.damage`), rolled where read.
     ItemDamage,
     /// The test being rolled: its die roll, its total and its target.
@@ -534,7 +535,9 @@ impl Scope for FightScope<'_> {
     fn collection(&mut self, name: &str) -> Option<Slot> {
         let read = match name {
             "opponents" => Read::EachOpponent,
-            "weapons" => Read::EachWeapon,
+            "weapons" => Read::EachWeapon(WeaponPlace::InHand),
+            "carried" => Read::EachWeapon(WeaponPlace::Carried),
+            "dropped" => Read::EachWeapon(WeaponPlace::Dropped),
             _ => return None,
         };
         match self.slot(read, Type::Bool) {
@@ -547,6 +550,8 @@ impl Scope for FightScope<'_> {
         vec![
             "opponents (each as other)".into(),
             "weapons (each in hand as item)".into(),
+            "carried (each stowed as item)".into(),
+            "dropped (each dropped within reach as item)".into(),
         ]
     }
 
@@ -755,11 +760,22 @@ pub(crate) fn held<'e>(
     me: usize,
     index: usize,
 ) -> Option<&'e Weapon> {
+    weapon_at(core, equipment, me, WeaponPlace::InHand, index)
+}
+
+/// The `index`-th weapon of `me` at `place`, in scenario order.
+pub(crate) fn weapon_at<'e>(
+    core: &Core,
+    equipment: &'e Equipment,
+    me: usize,
+    place: WeaponPlace,
+    index: usize,
+) -> Option<&'e Weapon> {
     core.combatants[me]
         .weapons
         .iter()
-        .filter(|held| held.place == WeaponPlace::InHand)
-        .filter_map(|held| weapon(equipment, &held.id))
+        .filter(|state| state.place == place)
+        .filter_map(|state| weapon(equipment, &state.id))
         .nth(index)
 }
 
@@ -920,8 +936,8 @@ impl<'a> World<'a> {
                 bound.other = opponent(self.core, bound.me, index);
                 bound.other.is_some()
             }
-            Read::EachWeapon => {
-                bound.item = held(self.core, self.equipment, bound.me, index);
+            Read::EachWeapon(place) => {
+                bound.item = weapon_at(self.core, self.equipment, bound.me, *place, index);
                 bound.item.is_some()
             }
             _ => false,

@@ -37,12 +37,14 @@ pub struct WeaponState {
 }
 
 /// Where a weapon of the scenario is: every one starts in hand; a ruleset's scripts stow
-/// (sheathe, sling) and ready them, and blows and fumbles make them drop.
+/// (sheathe, sling) and ready them, and blows and fumbles make them drop; a weapon broken,
+/// taken or thrown away is lost, out of reach for the rest of the fight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeaponPlace {
     InHand,
     Carried,
     Dropped,
+    Lost,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -39,9 +39,9 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, AfterTime, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Knockback, Level,
-    MAX_GROUPS, OutcomeMatrix, Party, Reaction, ReactionWeapon, Role, TestKind, TestModifier, Turn,
-    TurnAction, WoundRule,
+    After, AfterTime, BareHands, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Instead,
+    InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction, ReactionWeapon,
+    Role, TestKind, TestModifier, Turn, TurnAction, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -116,6 +116,9 @@ struct ExchangeEntry {
     /// The attacker's weapon: `true` (the first in hand), a trait (the first in hand
     /// with it), `"not TRAIT"` (the first in hand without it); else the first in hand.
     weapon: Option<TomlSpanned<toml::Value>>,
+    /// `{ weapon = ID, test = NAME }`: what the attacker fights with when `weapon`
+    /// finds nothing in hand.
+    bare_hands: Option<BareHandsEntry>,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
     unopposed: Option<Text>,
@@ -136,6 +139,38 @@ struct ExchangeEntry {
     #[serde(default)]
     after: Vec<AfterEntry>,
     knockback: Option<KnockbackEntry>,
+    instead: Option<InsteadEntry>,
+}
+
+/// `[exchanges.NAME.instead]`: what a blow that lands may do instead of damage.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InsteadEntry {
+    decision: String,
+    #[serde(rename = "if")]
+    guard: Text,
+    option: Vec<InsteadOptionEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InsteadOptionEntry {
+    name: String,
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    #[serde(default)]
+    location: bool,
+    #[serde(rename = "do")]
+    actions: Text,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BareHandsEntry {
+    /// A weapon of equipment.toml.
+    weapon: Text,
+    /// A test kind of combat.toml.
+    test: Text,
 }
 
 #[derive(Debug, Deserialize)]
@@ -279,6 +314,7 @@ impl<'a> Compiler<'a> {
             "weapon trait" => "in ruleset.toml `weapon_traits`",
             "text statistic" => "in ruleset.toml `[statistics]` as \"text\"",
             "table" => "of this ruleset",
+            "weapon" => "in equipment.toml `[weapons]`",
             _ => "in combat.toml",
         };
         self.problems.push(
@@ -738,6 +774,7 @@ pub(super) fn compile_combat(
     decoded: &CombatFile,
     vocabulary: &Vocabulary,
     names: &Names<'_>,
+    weapons: &[String],
     file: &SourceFile,
     problems: &mut Problems,
 ) -> Option<Combat> {
@@ -877,6 +914,22 @@ pub(super) fn compile_combat(
         };
         let test = test_of(&mut compiler, &entry.test);
         let weapon = compiler.reaction_weapon(entry.weapon.as_ref(), vocabulary);
+        let bare_hands = entry.bare_hands.as_ref().map(|bare| {
+            let known = weapons.contains(bare.weapon.get_ref());
+            if !known {
+                compiler.unknown(
+                    "affray::combat::unknown_weapon",
+                    "weapon",
+                    &bare.weapon,
+                    weapons.to_vec(),
+                );
+            }
+            let test = test_of(&mut compiler, &bare.test);
+            test.filter(|_| known).map(|test| BareHands {
+                weapon: bare.weapon.get_ref().clone(),
+                test,
+            })
+        });
         compiler.scope.reactions = entry
             .reactions
             .iter()
@@ -1120,8 +1173,39 @@ pub(super) fn compile_combat(
                 actions: actions?,
             })
         });
+        let instead = entry.instead.as_ref().map(|entry| {
+            compiler.at(Place::Exchange, false, format!("the `instead` of `{name}`"));
+            let guard = compiler.condition(&entry.guard);
+            let mut options = Vec::new();
+            let mut complete = guard.is_some();
+            for option in &entry.option {
+                compiler.at(
+                    Place::Exchange,
+                    false,
+                    format!("the option `{}` of `{name}`'s `instead`", option.name),
+                );
+                let guard = option.guard.as_ref().map(|t| compiler.condition(t));
+                let actions = compiler.actions(&option.actions, names);
+                match (guard, actions) {
+                    (Some(None), _) | (_, None) => complete = false,
+                    (guard, Some(actions)) => options.push(InsteadOption {
+                        name: option.name.clone(),
+                        guard: guard.flatten(),
+                        locate: option.location,
+                        actions,
+                    }),
+                }
+            }
+            guard.filter(|_| complete).map(|guard| Instead {
+                decision: entry.decision.clone(),
+                guard,
+                options,
+            })
+        });
         let written = |text: &Option<Text>, compiled: bool| text.is_none() || compiled;
         if let (Some(test), Some(hits)) = (test, hits)
+            && instead.as_ref().is_none_or(Option::is_some)
+            && bare_hands.as_ref().is_none_or(Option::is_some)
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
             && written(&entry.reduction, reduction.is_some())
@@ -1138,6 +1222,7 @@ pub(super) fn compile_combat(
                 label: entry.label.clone().unwrap_or_else(|| name.clone()),
                 test,
                 weapon,
+                bare_hands: bare_hands.flatten(),
                 reactions,
                 unopposed,
                 outcome,
@@ -1153,6 +1238,7 @@ pub(super) fn compile_combat(
                 wounds,
                 after,
                 knockback,
+                instead: instead.flatten(),
             });
         }
     }

@@ -159,8 +159,10 @@ pub(super) fn resolve(
         decoded_combat.as_ref().map(|(decoded, _)| decoded),
         problems,
     );
-    let combat = decoded_combat
-        .and_then(|(decoded, file)| compile_combat(&decoded, &vocabulary, &names, file, problems));
+    let combat = decoded_combat.and_then(|(decoded, file)| {
+        let weapons: Vec<String> = equipment.weapons.keys().cloned().collect();
+        compile_combat(&decoded, &vocabulary, &names, &weapons, file, problems)
+    });
     // A step is said once: by combat.toml or by a hook. A `choices` hook may offer the
     // actions that combat.toml does (and `act` those it does not).
     let offered_by_hook = settings.hooks.contains_key("choices");

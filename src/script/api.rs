@@ -186,6 +186,12 @@ pub fn register(engine: &mut Engine) {
             Ok(f.drop_weapon(who(f, w)?, id)?)
         },
     );
+    engine.register_fn(
+        "lose_weapon",
+        |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
+            Ok(f.lose_weapon(who(f, w)?, id)?)
+        },
+    );
     engine.register_fn("weapon", |f: &mut FightHandle, id: &str| -> Result<Map> {
         let weapon = f.weapon(id)?;
         let mut map = Map::new();

@@ -77,6 +77,7 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
             (WeaponPlace::InHand, "in hand"),
             (WeaponPlace::Carried, "carried"),
             (WeaponPlace::Dropped, "dropped"),
+            (WeaponPlace::Lost, "lost"),
         ] {
             let weapons: Vec<String> = combatant
                 .weapons

@@ -6,7 +6,7 @@ use crate::dice::DiceExpr;
 use crate::expr::{Env, Slot};
 
 use super::super::FightHandle;
-use super::super::reads::{Bound, Read, SavedBindings, World, held, opponent};
+use super::super::reads::{Bound, Read, SavedBindings, World, opponent, weapon_at};
 use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
@@ -143,8 +143,9 @@ impl Env for FightEnv<'_> {
                 self.bound.other = opponent(&fight.core(), me, index);
                 self.bound.other.is_some()
             }
-            Read::EachWeapon => {
-                self.bound.item = held(&fight.core(), &fight.ruleset().equipment, me, index);
+            Read::EachWeapon(place) => {
+                let equipment = &fight.ruleset().equipment;
+                self.bound.item = weapon_at(&fight.core(), equipment, me, place, index);
                 self.bound.item.is_some()
             }
             _ => false,

@@ -11,14 +11,20 @@ use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
-    AfterTime, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party, Reaction,
-    ReactionWeapon, Role, TestKind,
+    AfterTime, BareHands, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party,
+    Reaction, ReactionWeapon, Role, TestKind,
 };
 use crate::log::Event;
 use crate::ruleset::Ruleset;
 use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
+
+/// The option of the decision `weapon` that stands for fighting with bare hands.
+const BARE_HANDS: &str = "bare_hands";
+
+/// The option of an `instead` decision that keeps the blow's damage.
+const DAMAGE: &str = "damage";
 
 impl FightHandle {
     /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses.
@@ -42,22 +48,27 @@ impl FightHandle {
             .position(|name| *name == chosen)
             .map_or(foes[0], |at| foes[at]);
 
+        let (weapon, bare_hands) = self.attacking_weapon(exchange, attacker)?;
         let mut env = FightEnv::new(self, attacker);
         env.bound.other = Some(defender);
-        env.bound.item = self.weapon_for(&exchange.weapon, attacker);
+        env.bound.item = weapon;
         env.bound.location_of = Some(defender);
 
         // "The intention to parry must be declared before any attack roll is made."
         let reaction = self.react(exchange, defender, &mut env)?;
 
-        let test = &combat.tests[exchange.test];
+        let test = &combat.tests[bare_hands.map_or(exchange.test, |bare| bare.test)];
         env.purpose = &exchange.label;
         env.bound.attacking = true;
         let attack = roll_test(test, &mut env);
         env.bound.attacking = false;
         self.fatal()?;
         let level = &combat.vocabulary.success_levels[attack.level as usize];
-        let label = self.test_label(test, attacker, &exchange.label);
+        // Bare hands are tested as their own test kind, and logged under its name.
+        let label = match bare_hands {
+            Some(_) => test.name.clone(),
+            None => self.test_label(test, attacker, &exchange.label),
+        };
         self.log_test(attacker, &label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
 
@@ -310,6 +321,47 @@ impl FightHandle {
         Ok(result)
     }
 
+    /// The weapon `attacker` strikes with in `exchange`, and whether it is bare hands:
+    /// the one `weapon` finds in hand; failing that, with `bare_hands`, a choice among
+    /// what is in hand and bare hands (decision `weapon`), or bare hands when the hands
+    /// are empty ("it can still use its buckler to hit him instead, if it wishes").
+    fn attacking_weapon<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        attacker: usize,
+    ) -> Result<(Option<&'f Weapon>, Option<&'f BareHands>), FightError> {
+        let found = self.weapon_for(&exchange.weapon, attacker);
+        let Some(bare) = &exchange.bare_hands else {
+            return Ok((found, None));
+        };
+        let fits = |weapon: &Weapon| match &exchange.weapon {
+            ReactionWeapon::Nothing => false,
+            ReactionWeapon::First => true,
+            ReactionWeapon::Prefer(word) => weapon.traits.contains(word),
+            ReactionWeapon::Avoid(word) => !weapon.traits.contains(word),
+        };
+        if found.is_some_and(fits) {
+            return Ok((found, None));
+        }
+        let equipment = &self.ruleset().equipment;
+        let bare_weapon = equipment.weapons.get(&bare.weapon);
+        let in_hand: Vec<String> = self.weapons(attacker);
+        if in_hand.is_empty() {
+            return Ok((bare_weapon, Some(bare)));
+        }
+        let mut options = in_hand;
+        options.push(BARE_HANDS.to_string());
+        let chosen = self.choose(attacker, "weapon", options)?;
+        if chosen == BARE_HANDS {
+            return Ok((bare_weapon, Some(bare)));
+        }
+        let weapon = equipment
+            .weapons
+            .get(&chosen)
+            .or_else(|| equipment.shields.get(&chosen));
+        Ok((weapon.or(found), None))
+    }
+
     /// What `who` makes a reaction or an attack with, as `choice` says.
     fn weapon_for<'f>(&'f self, choice: &ReactionWeapon, who: usize) -> Option<&'f Weapon> {
         let core = self.core();
@@ -360,6 +412,9 @@ impl FightHandle {
         let Some(damage) = &exchange.damage else {
             return Ok(());
         };
+        if self.instead_of_damage(exchange, defender, env)? {
+            return Ok(());
+        }
         env.purpose = "damage";
         let rolled = damage.eval(env);
         self.fatal()?;
@@ -397,15 +452,48 @@ impl FightHandle {
         Ok(())
     }
 
-    /// The part of a blow that gets past the defence: the location, the armour, the
-    /// damage taken, the effects done at the blow, the wound and the `after` rules done
-    /// once it is judged.
-    fn land<'f>(
+    /// Where the exchange's `instead` holds, the attacker's choice between the damage
+    /// and what its options do instead; whether one of them was done.
+    fn instead_of_damage<'f>(
         &'f self,
         exchange: &'f Exchange,
         defender: usize,
         env: &mut FightEnv<'f>,
-    ) -> Result<(), FightError> {
+    ) -> Result<bool, FightError> {
+        let Some(instead) = &exchange.instead else {
+            return Ok(false);
+        };
+        if !instead.guard.eval(env) {
+            return Ok(false);
+        }
+        let mut options = vec![DAMAGE.to_string()];
+        for option in &instead.options {
+            if option.guard.as_ref().is_none_or(|guard| guard.eval(env)) {
+                options.push(option.name.clone());
+            }
+        }
+        if options.len() == 1 {
+            return Ok(false);
+        }
+        let chosen = self.choose(env.bound.me, &instead.decision, options)?;
+        let Some(option) = instead.options.iter().find(|o| o.name == chosen) else {
+            return Ok(false);
+        };
+        if option.locate {
+            env.bound.location = Some(self.locate(exchange, defender, env)?);
+        }
+        self.perform(defender, &option.actions, &option.name, env)?;
+        Ok(true)
+    }
+
+    /// Where a blow lands: chosen by the attacker (Choose Location) or the defender (a
+    /// blow redirected), else rolled on the table; the pool `total` without a table.
+    fn locate<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<&'f str, FightError> {
         let ruleset = self.ruleset();
         let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
             guard.as_ref().is_some_and(|guard| guard.eval(env))
@@ -435,6 +523,19 @@ impl FightHandle {
             // Without a location stage, a blow goes to the pool.
             None => "total",
         };
+        Ok(location)
+    }
+
+    /// The part of a blow that gets past the defence: the location, the armour, the
+    /// damage taken, the effects done at the blow, the wound and the `after` rules done
+    /// once it is judged.
+    fn land<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        let location = self.locate(exchange, defender, env)?;
         env.bound.location = Some(location);
         let absorbed = match &exchange.armour {
             Some(armour) => armour.eval(env).max(0),
@@ -447,6 +548,11 @@ impl FightHandle {
                 .map_err(|message| self.combat_error(message))?;
         }
         self.effects_at(exchange, EffectTime::Blow, env)?;
+        // The armour took it all: no wound to judge (a location already hurt is not
+        // hurt again).
+        if taken == 0 {
+            return Ok(());
+        }
         if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
             self.wound(defender, Some(location), &wound.level)
                 .map_err(|message| self.combat_error(message))?;

@@ -114,6 +114,10 @@ pub struct Exchange {
     pub test: usize,
     /// The weapon the attacker strikes with.
     pub weapon: ReactionWeapon,
+    /// What the attacker fights with when `weapon` finds nothing: with only other
+    /// weapons in hand (shields, for `"not shield"`) it chooses among them and bare
+    /// hands (decision `weapon`); with nothing in hand, bare hands.
+    pub bare_hands: Option<BareHands>,
     /// What the defender may do about it, declared before the attack is rolled
     /// (decision `reaction`; `none` is always offered too).
     pub reactions: Vec<Reaction>,
@@ -150,6 +154,27 @@ pub struct Exchange {
     pub after: Vec<After>,
     /// A blow that lands may force the defender back.
     pub knockback: Option<Knockback>,
+    /// What a blow that lands may do instead of damage.
+    pub instead: Option<Instead>,
+}
+
+/// Where its guard holds, a blow that lands gives the attacker a choice (decision
+/// `decision`): `damage`, offered first, or one of the options whose guards hold, each
+/// done to the defender instead of the damage (a grapple instead of a punch).
+#[derive(Clone, Debug)]
+pub struct Instead {
+    pub decision: String,
+    pub guard: Condition,
+    pub options: Vec<InsteadOption>,
+}
+
+#[derive(Clone, Debug)]
+pub struct InsteadOption {
+    pub name: String,
+    pub guard: Option<Condition>,
+    /// Whether the blow's location is found first (rolled or chosen, as for damage).
+    pub locate: bool,
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// Knockback: where its guard holds once a blow has landed (its wound judged), the
@@ -159,6 +184,15 @@ pub struct Knockback {
     pub guard: Condition,
     pub metres: Number,
     pub actions: Vec<Spanned<Action>>,
+}
+
+/// Fighting with bare hands: the equipment weapon that stands for them, and the test
+/// kind they are used with.
+#[derive(Clone, Debug)]
+pub struct BareHands {
+    pub weapon: String,
+    /// An index into [`Combat::tests`].
+    pub test: usize,
 }
 
 /// A reaction the defender may choose.
