@@ -195,6 +195,9 @@ struct ReactionEntry {
     /// `true`: the first weapon in hand (a parry); `false`: none (a dodge); a trait:
     /// the first weapon in hand with it, else the first.
     weapon: Option<TomlSpanned<toml::Value>>,
+    /// `{ weapon = ID, test = NAME }`: what it is made with when `weapon` finds nothing
+    /// in hand.
+    bare_hands: Option<BareHandsEntry>,
     /// When the defender may withdraw it, once the attack is rolled.
     withdraw: Option<Text>,
     /// The name of that decision; `withdraw_NAME` unless said.
@@ -914,22 +917,26 @@ pub(super) fn compile_combat(
         };
         let test = test_of(&mut compiler, &entry.test);
         let weapon = compiler.reaction_weapon(entry.weapon.as_ref(), vocabulary);
-        let bare_hands = entry.bare_hands.as_ref().map(|bare| {
-            let known = weapons.contains(bare.weapon.get_ref());
-            if !known {
-                compiler.unknown(
-                    "affray::combat::unknown_weapon",
-                    "weapon",
-                    &bare.weapon,
-                    weapons.to_vec(),
-                );
-            }
-            let test = test_of(&mut compiler, &bare.test);
-            test.filter(|_| known).map(|test| BareHands {
-                weapon: bare.weapon.get_ref().clone(),
-                test,
+        // `None` when not written, `Some(None)` when written wrong.
+        let bare_hands_of = |compiler: &mut Compiler<'_>, entry: Option<&BareHandsEntry>| {
+            entry.map(|bare| {
+                let known = weapons.contains(bare.weapon.get_ref());
+                if !known {
+                    compiler.unknown(
+                        "affray::combat::unknown_weapon",
+                        "weapon",
+                        &bare.weapon,
+                        weapons.to_vec(),
+                    );
+                }
+                let test = test_of(compiler, &bare.test);
+                test.filter(|_| known).map(|test| BareHands {
+                    weapon: bare.weapon.get_ref().clone(),
+                    test,
+                })
             })
-        });
+        };
+        let bare_hands = bare_hands_of(&mut compiler, entry.bare_hands.as_ref());
         compiler.scope.reactions = entry
             .reactions
             .iter()
@@ -959,6 +966,7 @@ pub(super) fn compile_combat(
                 format!("the reaction `{}`'s `free`", reaction.name.get_ref()),
             );
             let free = reaction.free.as_ref().and_then(|t| compiler.condition(t));
+            let bare_hands = bare_hands_of(&mut compiler, reaction.bare_hands.as_ref());
             let actions = match &reaction.actions {
                 Some(text) => compiler.actions(text, names),
                 None => Some(Vec::new()),
@@ -968,6 +976,7 @@ pub(super) fn compile_combat(
                 && (reaction.guard.is_none() || guard.is_some())
                 && (reaction.withdraw.is_none() || withdraw.is_some())
                 && (reaction.free.is_none() || free.is_some())
+                && bare_hands.as_ref().is_none_or(Option::is_some)
             {
                 reactions.push(Reaction {
                     name: reaction.name.get_ref().clone(),
@@ -975,6 +984,7 @@ pub(super) fn compile_combat(
                     test,
                     cost: i64::from(reaction.cost.unwrap_or(1)),
                     weapon: compiler.reaction_weapon(reaction.weapon.as_ref(), vocabulary),
+                    bare_hands: bare_hands.flatten(),
                     withdraw,
                     withdraw_decision: reaction
                         .withdraw_decision

@@ -266,18 +266,20 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
-        let weapon = self.weapon_for(&reaction.weapon, defender);
+        let found = self.weapon_for(&reaction.weapon, defender);
+        // With nothing in hand, bare hands, tested as their own test kind and logged
+        // under its name.
+        let (weapon, test, label) = match (&reaction.bare_hands, found) {
+            (Some(bare), None) if reaction.weapon != ReactionWeapon::Nothing => {
+                let test = &combat.tests[bare.test];
+                let weapon = self.ruleset().equipment.weapons.get(&bare.weapon);
+                (weapon, test, test.name.as_str())
+            }
+            _ => (found, &combat.tests[reaction.test], reaction.name.as_str()),
+        };
         env.bound.parry = weapon;
         let attacker = env.bound.me;
-        let test = &combat.tests[reaction.test];
-        let result = self.roll_for(
-            combat,
-            test,
-            (defender, attacker),
-            weapon,
-            &reaction.name,
-            env,
-        )?;
+        let result = self.roll_for(combat, test, (defender, attacker), weapon, label, env)?;
         if !reaction.actions.is_empty() {
             let saved = env.bound.defence.replace(result);
             self.perform(defender, &reaction.actions, &reaction.name, env)?;

@@ -207,6 +207,8 @@ pub struct Reaction {
     pub cost: i64,
     /// What it is made with.
     pub weapon: ReactionWeapon,
+    /// What it is made with when `weapon` finds nothing in hand.
+    pub bare_hands: Option<BareHands>,
     /// When this holds as it is paid for, the reaction costs no action (a parry held
     /// ready on an earlier turn).
     pub free: Option<Condition>,
