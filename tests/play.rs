@@ -385,9 +385,9 @@ fn a_resume_against_a_changed_ruleset_is_refused_and_the_file_kept() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let saved = fs::read_to_string(dir.join("m.json")).unwrap();
     edit(
-        &house.join("scripts/combat.rhai"),
-        r#"fight.roll(who, "1d10", "initiative")"#,
-        r#"fight.roll(who, "1d12", "initiative")"#,
+        &house.join("combat.toml"),
+        r#"initiative = "1d10 + "#,
+        r#"initiative = "1d12 + "#,
     );
     let output = affray_with_input(&dir, &["fight", "--resume", "m.json"], "");
     assert_eq!(output.status.code(), Some(1));

@@ -371,6 +371,7 @@ impl FightHandle {
             }
             // Whoever still waits when the round ends has let its turn pass.
             self.core().waiting.clear();
+            self.round_end()?;
             if self.has_hook("round_end") {
                 self.hook("round_end", &[])?;
             }
@@ -412,6 +413,7 @@ impl FightHandle {
             if self.is_out(who) {
                 continue;
             }
+            self.round_start(who)?;
             let initiative = self.roll_initiative(who)?;
             let budget = self.action_budget(who)?;
             let tie = self.tie_break(who)?;

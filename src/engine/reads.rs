@@ -117,6 +117,10 @@ pub enum Read {
     HitPointsLost(Who),
     /// Opponents still in the fight.
     Opponents(Who),
+    /// Whether the combatant is out of the fight (as judged after the last turn).
+    Out(Who),
+    /// The armour points worn, over every location.
+    Armour(Who),
     /// Allies still in the fight, itself not counted.
     Allies(Who),
     /// Opponents at distance 0.
@@ -141,6 +145,9 @@ pub enum Read {
     LocationHitPoints,
     /// `any(opponents, ...)`: each opponent still in the fight in turn as `other`.
     EachOpponent,
+    /// `count(combatants, ...)`: every combatant of the fight in turn as `other`, those
+    /// out of it and `self` too, in scenario order.
+    EachCombatant,
     /// `any(weapons, ...)`: each weapon `self` holds in turn as `item`; `carried` and
     /// `dropped` the same for weapons stowed, and dropped within reach.
     EachWeapon(WeaponPlace),
@@ -209,7 +216,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 15] = [
+const FIELDS: [&str; 17] = [
     "given",
     "skill_of",
     "skill",
@@ -225,6 +232,8 @@ const FIELDS: [&str; 15] = [
     "allies",
     "engaged",
     "distance",
+    "out",
+    "armour",
 ];
 
 /// The names an expression may use at a [`Place`]. Every path resolved is kept, its
@@ -359,6 +368,8 @@ impl<'v> FightScope<'v> {
             ["hit_points"] => self.slot(Read::HitPoints(who), Type::Number),
             ["hit_points_lost"] => self.slot(Read::HitPointsLost(who), Type::Number),
             ["opponents"] => self.slot(Read::Opponents(who), Type::Number),
+            ["out"] => self.slot(Read::Out(who), Type::Bool),
+            ["armour"] => self.slot(Read::Armour(who), Type::Number),
             ["allies"] => self.slot(Read::Allies(who), Type::Number),
             ["engaged"] => self.slot(Read::Engaged(who), Type::Number),
             ["distance"] if who == Who::Other => self.slot(Read::Distance, Type::Number),
@@ -535,6 +546,7 @@ impl Scope for FightScope<'_> {
     fn collection(&mut self, name: &str) -> Option<Slot> {
         let read = match name {
             "opponents" => Read::EachOpponent,
+            "combatants" => Read::EachCombatant,
             "weapons" => Read::EachWeapon(WeaponPlace::InHand),
             "carried" => Read::EachWeapon(WeaponPlace::Carried),
             "dropped" => Read::EachWeapon(WeaponPlace::Dropped),
@@ -549,6 +561,7 @@ impl Scope for FightScope<'_> {
     fn collections(&self) -> Vec<String> {
         vec![
             "opponents (each as other)".into(),
+            "combatants (everyone, out of the fight too, each as other)".into(),
             "weapons (each in hand as item)".into(),
             "carried (each stowed as item)".into(),
             "dropped (each dropped within reach as item)".into(),
@@ -832,6 +845,9 @@ impl<'a> World<'a> {
                     .sum()
             }),
             Read::Opponents(who) => side_count(*who, false, false),
+            Read::Armour(who) => {
+                combatant(*who).map_or(0, |c| c.locations.values().map(|l| l.armour).sum())
+            }
             Read::Allies(who) => side_count(*who, true, false),
             Read::Engaged(who) => side_count(*who, false, true),
             Read::Distance => bound.other.map_or(0, |other| {
@@ -881,6 +897,7 @@ impl<'a> World<'a> {
             Read::Option(who, name) => {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
             }
+            Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
             Read::Holds(who, name) => combatant(*who).is_some_and(|c| {
                 c.weapons
                     .iter()
@@ -934,6 +951,10 @@ impl<'a> World<'a> {
         match read {
             Read::EachOpponent => {
                 bound.other = opponent(self.core, bound.me, index);
+                bound.other.is_some()
+            }
+            Read::EachCombatant => {
+                bound.other = (index < self.core.combatants.len()).then_some(index);
                 bound.other.is_some()
             }
             Read::EachWeapon(place) => {

@@ -13,6 +13,8 @@ pub struct Combatant {
     pub weapons: Vec<WeaponState>,
     pub conditions: Vec<ActiveCondition>,
     pub initiative: i64,
+    /// The initiative last rolled, kept for the rounds that do not roll it again.
+    pub rolled_initiative: Option<i64>,
     pub actions_left: i64,
     /// Actions lost in advance ("lose next 1D3 Combat Actions"), taken from the next
     /// actions this combatant would have, this round or the next.
@@ -96,6 +98,7 @@ impl Combatant {
             weapons,
             conditions: Vec::new(),
             initiative: 0,
+            rolled_initiative: None,
             actions_left: 0,
             actions_to_lose: 0,
             out: false,

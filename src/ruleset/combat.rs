@@ -41,7 +41,7 @@ use super::resolve::Names;
 use crate::engine::pipeline::{
     After, AfterTime, BareHands, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Instead,
     InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction, ReactionWeapon,
-    Role, TestKind, TestModifier, Turn, TurnAction, WoundRule,
+    Role, TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -60,6 +60,10 @@ pub(super) struct CombatFile {
     #[serde(default)]
     action: Vec<ActionEntry>,
     #[serde(default)]
+    round_start: Vec<RuleEntry>,
+    #[serde(default)]
+    round_end: Vec<RuleEntry>,
+    #[serde(default)]
     tests: IndexMap<String, TestEntry>,
     #[serde(default)]
     exchanges: IndexMap<String, ExchangeEntry>,
@@ -69,12 +73,24 @@ pub(super) struct CombatFile {
 #[serde(deny_unknown_fields)]
 struct TurnEntry {
     initiative: Option<Text>,
+    keep_initiative: Option<Text>,
+    initiative_modifier: Option<Text>,
     tie_break: Option<Text>,
     actions: Option<Text>,
     out_of_fight: Option<Text>,
     /// Where this holds for whose turn it is, the ruleset's `choices` and `act` hooks
     /// play the turn; elsewhere combat.toml's actions.
     hooks_if: Option<Text>,
+}
+
+/// `[[round_start]]`, `[[round_end]]`: actions done to a combatant where `if` holds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleEntry {
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    #[serde(rename = "do")]
+    actions: Text,
 }
 
 #[derive(Debug, Deserialize)]
@@ -798,6 +814,34 @@ pub(super) fn compile_combat(
         .initiative
         .as_ref()
         .and_then(|t| compiler.number(t));
+    compiler.at(Place::Turn, false, "the turn's `keep_initiative`".into());
+    let keep_initiative = turn_entry
+        .keep_initiative
+        .as_ref()
+        .and_then(|t| compiler.condition(t));
+    compiler.at(Place::Turn, true, "the turn's `initiative_modifier`".into());
+    let initiative_modifier = turn_entry
+        .initiative_modifier
+        .as_ref()
+        .and_then(|t| compiler.number(t));
+    let turn_rules = |compiler: &mut Compiler<'_>, entries: &[RuleEntry], what: &str| {
+        let mut rules = Vec::new();
+        for entry in entries {
+            compiler.at(Place::Turn, false, format!("a `{what}` rule's `if`"));
+            // `None` when not written, `Some(None)` when written wrong.
+            let guard = entry.guard.as_ref().map(|t| compiler.condition(t));
+            let actions = compiler.actions(&entry.actions, names);
+            if let (false, Some(actions)) = (matches!(guard, Some(None)), actions) {
+                rules.push(TurnRule {
+                    guard: guard.flatten(),
+                    actions,
+                });
+            }
+        }
+        rules
+    };
+    let round_start = turn_rules(&mut compiler, &decoded.round_start, "round_start");
+    let round_end = turn_rules(&mut compiler, &decoded.round_end, "round_end");
     compiler.at(Place::Turn, false, "the turn's `tie_break`".into());
     let tie_break = turn_entry
         .tie_break
@@ -1301,6 +1345,10 @@ pub(super) fn compile_combat(
         reads,
         turn: Turn {
             initiative,
+            keep_initiative,
+            initiative_modifier,
+            round_start,
+            round_end,
             tie_break,
             actions,
             out_of_fight,

@@ -143,6 +143,10 @@ impl Env for FightEnv<'_> {
                 self.bound.other = opponent(&fight.core(), me, index);
                 self.bound.other.is_some()
             }
+            Read::EachCombatant => {
+                self.bound.other = (index < fight.core().combatants.len()).then_some(index);
+                self.bound.other.is_some()
+            }
             Read::EachWeapon(place) => {
                 let equipment = &fight.ruleset().equipment;
                 self.bound.item = weapon_at(&fight.core(), equipment, me, place, index);

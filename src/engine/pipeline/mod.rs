@@ -33,8 +33,21 @@ pub struct Combat {
 /// `[turn]`: each step the engine asks of a ruleset; `None` leaves it to the hook.
 #[derive(Clone, Debug, Default)]
 pub struct Turn {
-    /// Rolled for each combatant still in the fight at the start of each round.
+    /// Rolled for each combatant still in the fight at the start of each round (only
+    /// the first round's where `keep_initiative` holds).
     pub initiative: Option<Number>,
+    /// After the first round, where this holds, the initiative rolled last is kept
+    /// instead of rolled again.
+    pub keep_initiative: Option<Condition>,
+    /// Added to the initiative each round, and not kept (surprise, fatigue).
+    pub initiative_modifier: Option<Number>,
+    /// Done to each combatant still in the fight at the start of each round, just
+    /// before its initiative: each rule's actions where its guard holds.
+    pub round_start: Vec<TurnRule>,
+    /// Done at the end of each round, rule by rule, to each combatant in scenario order
+    /// (those out of the fight too) where the rule's guard holds; then the `round_end`
+    /// hook, if there is one.
+    pub round_end: Vec<TurnRule>,
     /// Breaks ties of initiative, highest first.
     pub tie_break: Option<Number>,
     /// The actions a combatant has in a round.
@@ -48,6 +61,13 @@ pub struct Turn {
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,
+}
+
+/// A rule of the round: actions done to a combatant where the guard holds.
+#[derive(Clone, Debug)]
+pub struct TurnRule {
+    pub guard: Option<Condition>,
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// One action of the turn.

@@ -2,8 +2,8 @@
 //! and who is out. A step `combat.toml` leaves out is asked of the ruleset's hook.
 
 use super::super::{FightError, FightHandle, HookArgument};
-use super::Combat;
 use super::env::FightEnv;
+use super::{Combat, TurnRule};
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -35,11 +35,65 @@ impl FightHandle {
         }
     }
 
+    /// `who`'s initiative this round: `[turn] initiative` rolled (or kept, where
+    /// `keep_initiative` holds after the first round) plus `initiative_modifier`; or
+    /// the hook.
     pub(in crate::engine) fn roll_initiative(&self, who: usize) -> Result<i64, FightError> {
-        match self.combat().and_then(|c| c.turn.initiative.as_ref()) {
-            Some(initiative) => self.evaluate(who, "initiative", |env| initiative.eval(env)),
-            None => Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int()),
+        let Some(turn) = self.combat().map(|c| &c.turn) else {
+            return Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int());
+        };
+        let Some(initiative) = &turn.initiative else {
+            return Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int());
+        };
+        let kept = self.core().combatants[who].rolled_initiative;
+        let rolled = match (kept, &turn.keep_initiative) {
+            (Some(kept), Some(keep)) if self.evaluate(who, "", |env| keep.eval(env))? => kept,
+            _ => {
+                let rolled = self.evaluate(who, "initiative", |env| initiative.eval(env))?;
+                self.core().combatants[who].rolled_initiative = Some(rolled);
+                rolled
+            }
+        };
+        let modifier = match &turn.initiative_modifier {
+            Some(modifier) => self.evaluate(who, "initiative", |env| modifier.eval(env))?,
+            None => 0,
+        };
+        Ok(rolled + modifier)
+    }
+
+    /// The `[[round_start]]` rules, done to `who` as its initiative is about to be rolled.
+    pub(in crate::engine) fn round_start(&self, who: usize) -> Result<(), FightError> {
+        let Some(combat) = self.combat() else {
+            return Ok(());
+        };
+        self.turn_rules(&combat.turn.round_start, who)
+    }
+
+    /// The `[[round_end]]` rules, rule by rule, to each combatant in scenario order.
+    pub(in crate::engine) fn round_end(&self) -> Result<(), FightError> {
+        let Some(combat) = self.combat() else {
+            return Ok(());
+        };
+        let count = self.core().combatants.len();
+        for rule in &combat.turn.round_end {
+            for who in 0..count {
+                self.turn_rules(std::slice::from_ref(rule), who)?;
+            }
         }
+        Ok(())
+    }
+
+    fn turn_rules(&self, rules: &[TurnRule], who: usize) -> Result<(), FightError> {
+        for rule in rules {
+            let holds = match &rule.guard {
+                Some(guard) => self.evaluate(who, "", |env| guard.eval(env))?,
+                None => true,
+            };
+            if holds {
+                self.turn_actions(who, &rule.actions)?;
+            }
+        }
+        Ok(())
     }
 
     /// What breaks a tie of initiative, highest first (then scenario order): `[turn]
