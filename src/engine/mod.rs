@@ -554,13 +554,15 @@ impl FightHandle {
             who: name,
             actions_left,
         });
-        let options = self.offered_actions(who)?;
+        // Asked once a turn: the same side (hooks or combat.toml) offers and does it.
+        let hooks_play = self.hooks_play(who)?;
+        let options = self.offered_actions(who, hooks_play)?;
         // Spending the action first: what the action does may depend on what is left.
         self.core().combatants[who].actions_left -= 1;
         if !options.is_empty() {
             let action = self.choose(who, "action", options)?;
             self.core().turn_of = Some(who);
-            let acted = self.act(who, action);
+            let acted = self.act(who, action, hooks_play);
             self.core().turn_of = None;
             acted?;
         }

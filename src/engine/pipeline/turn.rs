@@ -127,9 +127,14 @@ impl FightHandle {
     /// The actions `who` may choose now, in the order `combat.toml` lists them; a
     /// ruleset that keeps its `choices` hook offers them there (where its `hooks_if`
     /// holds, if it has one).
-    pub(in crate::engine) fn offered_actions(&self, who: usize) -> Result<Vec<String>, FightError> {
+    /// `hooks_play` is [`Self::hooks_play`] for this turn.
+    pub(in crate::engine) fn offered_actions(
+        &self,
+        who: usize,
+        hooks_play: bool,
+    ) -> Result<Vec<String>, FightError> {
         let native = match self.combat().filter(|c| !c.turn.choices.is_empty()) {
-            Some(combat) if !self.hooks_play(who)? => Some(combat),
+            Some(combat) if !hooks_play => Some(combat),
             _ => None,
         };
         let Some(combat) = native else {
@@ -150,7 +155,7 @@ impl FightHandle {
 
     /// Whether the ruleset's `choices` and `act` hooks play `who`'s turn now: always
     /// when it has them and no `hooks_if`, where `hooks_if` holds when it has one.
-    fn hooks_play(&self, who: usize) -> Result<bool, FightError> {
+    pub(in crate::engine) fn hooks_play(&self, who: usize) -> Result<bool, FightError> {
         if !self.has_hook("choices") {
             return Ok(false);
         }
@@ -173,14 +178,20 @@ impl FightHandle {
     /// hook. Where the ruleset's hooks play the turn (`hooks_if`), the hook does it;
     /// with a `choices` hook and no `hooks_if`, an action combat.toml names is done
     /// natively where its `if` holds, and by the hook where it does not.
-    pub(in crate::engine) fn act(&self, who: usize, action: String) -> Result<(), FightError> {
+    /// `hooks_play` is [`Self::hooks_play`] for this turn.
+    pub(in crate::engine) fn act(
+        &self,
+        who: usize,
+        action: String,
+        hooks_play: bool,
+    ) -> Result<(), FightError> {
         let named = self
             .combat()
             .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
         let by_hooks = self.has_hook("choices");
         let hooks_if = self.combat().is_some_and(|c| c.turn.hooks_if.is_some());
         let native = match named {
-            Some(_) if by_hooks && hooks_if && self.hooks_play(who)? => None,
+            Some(_) if by_hooks && hooks_if && hooks_play => None,
             Some(native) if by_hooks && !hooks_if => match &native.guard {
                 Some(guard) => self
                     .evaluate(who, "", |env| guard.eval(env))?
