@@ -187,7 +187,7 @@ fn a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it() {
     has(&log, "Bryn: off_balance for 1 round");
     has(
         &log,
-        "Bryn: dodge 55, rolled 40: success\n    Bryn: prone for 1 round",
+        "Bryn: dodge 55, rolled 40: success\n    Bryn fails to resist\n    Bryn: prone for 1 round",
     );
 }
 
@@ -203,7 +203,7 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
         &log,
         "Aldric chooses manoeuvre: trip (of stagger, trip, redirect_blow; scenario)",
     );
-    has(&log, "Bryn: dodge 55, rolled 25: success");
+    has(&log, "Bryn: dodge 55, rolled 25: success\n    Bryn resists");
     assert!(!log.contains("prone"), "{log}");
 }
 

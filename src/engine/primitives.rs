@@ -266,6 +266,23 @@ impl FightHandle {
         self.ruleset().equipment.shields.contains_key(id)
     }
 
+    /// The id of the first weapon `who` holds (`which` = "weapon"), the first with the
+    /// trait `which`, or (`not`) the first without it, else the first; `None` with empty
+    /// hands.
+    fn weapon_in_hand(&self, who: usize, not: bool, which: &str) -> Option<String> {
+        let held = self.weapons(who);
+        let has = |id: &String| {
+            self.weapon(id)
+                .is_ok_and(|weapon| weapon.traits.iter().any(|t| t == which))
+        };
+        let found = match (which, not) {
+            ("weapon", _) => None,
+            (_, false) => held.iter().find(|id| has(id)),
+            (_, true) => held.iter().find(|id| !has(id)),
+        };
+        found.or(held.first()).cloned()
+    }
+
     pub fn drop_weapon(&self, who: usize, id: &str) -> Primitive<()> {
         self.move_weapon(
             who,
@@ -817,6 +834,13 @@ impl FightHandle {
                 Action::Set { value, to } => {
                     if let Some(who) = who {
                         self.set_value(who, &value.value, *to);
+                    }
+                }
+                Action::Drop { not, which } => {
+                    if let Some(who) = who
+                        && let Some(id) = self.weapon_in_hand(who, *not, &which.value)
+                    {
+                        self.drop_weapon(who, &id)?;
                     }
                 }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}

@@ -121,6 +121,8 @@ pub enum Read {
     Out(Who),
     /// The armour points worn, over every location.
     Armour(Who),
+    /// How many weapons (shields too) the combatant holds in hand.
+    InHand(Who),
     /// Allies still in the fight, itself not counted.
     Allies(Who),
     /// Opponents at distance 0.
@@ -216,7 +218,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 17] = [
+const FIELDS: [&str; 18] = [
     "given",
     "skill_of",
     "skill",
@@ -234,6 +236,7 @@ const FIELDS: [&str; 17] = [
     "distance",
     "out",
     "armour",
+    "in_hand",
 ];
 
 /// The names an expression may use at a [`Place`]. Every path resolved is kept, its
@@ -370,6 +373,7 @@ impl<'v> FightScope<'v> {
             ["opponents"] => self.slot(Read::Opponents(who), Type::Number),
             ["out"] => self.slot(Read::Out(who), Type::Bool),
             ["armour"] => self.slot(Read::Armour(who), Type::Number),
+            ["in_hand"] => self.slot(Read::InHand(who), Type::Number),
             ["allies"] => self.slot(Read::Allies(who), Type::Number),
             ["engaged"] => self.slot(Read::Engaged(who), Type::Number),
             ["distance"] if who == Who::Other => self.slot(Read::Distance, Type::Number),
@@ -845,6 +849,12 @@ impl<'a> World<'a> {
                     .sum()
             }),
             Read::Opponents(who) => side_count(*who, false, false),
+            Read::InHand(who) => combatant(*who).map_or(0, |c| {
+                c.weapons
+                    .iter()
+                    .filter(|held| held.place == WeaponPlace::InHand)
+                    .count() as i64
+            }),
             Read::Armour(who) => {
                 combatant(*who).map_or(0, |c| c.locations.values().map(|l| l.armour).sum())
             }

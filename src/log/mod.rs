@@ -79,6 +79,12 @@ pub enum Event {
         who: String,
         amount: i64,
     },
+    /// An opposed test against the opponent's original roll (`resist TEST or ...`):
+    /// whether the combatant resisted.
+    Resisted {
+        who: String,
+        resisted: bool,
+    },
     /// A blow forced a combatant back so many metres.
     Knockback {
         who: String,

@@ -131,6 +131,14 @@ pub fn render_text(event: &Event, out: &mut String) {
             armour,
         } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
+        Event::Resisted { who, resisted } => {
+            let verb = if *resisted {
+                "resists"
+            } else {
+                "fails to resist"
+            };
+            writeln!(out, "    {who} {verb}")
+        }
         Event::Knockback { who, metres } => {
             writeln!(out, "    {who} is knocked back {metres} m")
         }

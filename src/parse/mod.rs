@@ -485,6 +485,8 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_condition | Rule::condition_action => "`condition`, as in `condition prone`",
         Rule::kw_clear | Rule::clear_action => "`clear`, as in `clear prone`",
         Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
+        Rule::kw_drop | Rule::drop_action => "`drop`, as in `drop not shield`",
+        Rule::kw_not | Rule::drop_not => "`not`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
         }

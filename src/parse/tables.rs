@@ -122,6 +122,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_test
             | Rule::kw_clear
             | Rule::kw_set
+            | Rule::kw_drop
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -420,6 +421,13 @@ fn lower_action(
             value: lower_name(origin, children.expect(Rule::name, "a value's name")?),
             to: lower_integer(origin, &children.expect(Rule::signed_int, "a number")?)?,
         },
+        Rule::drop_action => {
+            let not = children.optional(Rule::drop_not).is_some();
+            Action::Drop {
+                not,
+                which: lower_name(origin, children.expect(Rule::name, "a weapon trait")?),
+            }
+        }
         Rule::clear_action => Action::Clear {
             condition: lower_name(origin, children.expect(Rule::name, "a condition")?),
         },

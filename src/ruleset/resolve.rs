@@ -871,6 +871,28 @@ impl Names<'_> {
                     file,
                     problems,
                 ),
+                // `drop weapon`, or a trait of ruleset.toml `weapon_traits`.
+                Action::Drop { which, .. } => {
+                    let traits = &self.settings.weapon_traits;
+                    if which.value != "weapon"
+                        && !traits.iter().any(|t| *t.get_ref() == which.value)
+                    {
+                        let mut known = vec!["weapon".to_string()];
+                        known.extend(traits.iter().map(|t| t.get_ref().clone()));
+                        problems.push(
+                            UnknownName::new(
+                                "affray::table::unknown_trait",
+                                "weapon trait",
+                                file,
+                                &which.value,
+                                which.span,
+                                "in ruleset.toml `weapon_traits` (or `weapon`: any)",
+                                known,
+                            )
+                            .into(),
+                        );
+                    }
+                }
                 // A value is any name a ruleset keeps: none is declared.
                 Action::LoseActions { .. } | Action::Reroll { .. } | Action::Set { .. } => {}
                 // The test is one of combat.toml's, checked when it is compiled; what

@@ -135,6 +135,13 @@ pub enum Action {
     Clear { condition: Spanned<String> },
     /// `set ready 1`: a value the combatant keeps, set without a log line.
     Set { value: Spanned<String>, to: i64 },
+    /// `drop weapon`, `drop shield`, `drop not shield`: the combatant drops the first
+    /// weapon in hand (with the trait; without it, else the first).
+    Drop {
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        not: bool,
+        which: Spanned<String>,
+    },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<String>,
@@ -451,6 +458,8 @@ impl std::fmt::Display for Action {
             Action::RollTable { table } => write!(f, "roll {table}"),
             Action::Clear { condition } => write!(f, "clear {condition}"),
             Action::Set { value, to } => write!(f, "set {value} {to}"),
+            Action::Drop { not: true, which } => write!(f, "drop not {which}"),
+            Action::Drop { not: false, which } => write!(f, "drop {which}"),
             Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
             Action::Test { test, otherwise } => write!(f, "test {test} or {otherwise}"),
             Action::Condition {

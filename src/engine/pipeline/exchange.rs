@@ -709,10 +709,15 @@ impl FightHandle {
         let Some((_, resisted)) = self.test_within(who, test, env)? else {
             return Ok(false);
         };
-        Ok(original.is_some_and(|original| {
+        let resists = original.is_some_and(|original| {
             resisted.level < original.level
                 || (resisted.level == original.level && resisted.roll > original.roll)
-        }))
+        });
+        self.emit(Event::Resisted {
+            who: self.name(who),
+            resisted: resists,
+        });
+        Ok(resists)
     }
 
     /// A test on its own: `who` rolls the test kind `test`; it passes with one of the
