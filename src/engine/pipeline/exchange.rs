@@ -326,7 +326,7 @@ impl FightHandle {
     /// The weapon `attacker` strikes with in `exchange`, and whether it is bare hands:
     /// the one `weapon` finds in hand; failing that, with `bare_hands`, a choice among
     /// what is in hand and bare hands (decision `weapon`), or bare hands when the hands
-    /// are empty ("it can still use its buckler to hit him instead, if it wishes").
+    /// are empty.
     fn attacking_weapon<'f>(
         &'f self,
         exchange: &'f Exchange,

@@ -39,7 +39,7 @@ pub struct Turn {
     /// After the first round, where this holds, the initiative rolled last is kept
     /// instead of rolled again.
     pub keep_initiative: Option<Condition>,
-    /// Added to the initiative each round, and not kept (surprise, fatigue).
+    /// Added to the initiative each round, and not kept (what lasts only the round).
     pub initiative_modifier: Option<Number>,
     /// Done to each combatant still in the fight at the start of each round, just
     /// before its initiative: each rule's actions where its guard holds.
@@ -180,7 +180,7 @@ pub struct Exchange {
 
 /// Where its guard holds, a blow that lands gives the attacker a choice (decision
 /// `decision`): `damage`, offered first, or one of the options whose guards hold, each
-/// done to the defender instead of the damage (a grapple instead of a punch).
+/// done to the defender instead of the damage (a hold instead of a wound).
 #[derive(Clone, Debug)]
 pub struct Instead {
     pub decision: String,
