@@ -483,3 +483,40 @@ fn a_redirected_blow_lands_where_the_defender_chooses() {
     );
     assert!(!log.contains("hit_location for"), "{log}");
 }
+
+/// `affray check` names what a bare-hands weapon, a `drop` action and a round rule get
+/// wrong, each at its place in combat.toml.
+#[test]
+fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_and_a_round_rule_name() {
+    let (dir, _) = fixture_copy(
+        "check-bare-hands",
+        &[
+            (
+                "combat.toml",
+                "label = \"attack\"\ntest = \"skill\"\n",
+                "label = \"attack\"\ntest = \"skill\"\nbare_hands = { weapon = \"fists\", test = \"skill\" }\n",
+            ),
+            (
+                "combat.toml",
+                "before = \"set guard 1\"",
+                "before = \"set guard 1, drop sheild\"",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[round_end]]\nif = \"self.out and self.value.guard > 0\"\ndo = \"clear prone, set guard 0\"\n\n[[round_start]]\nif = \"self.proen\"\ndo = \"clear prone\"\n",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    assert!(report.contains("fists"), "{report}");
+    assert!(report.contains("in equipment.toml `[weapons]`"), "{report}");
+    assert!(report.contains("sheild"), "{report}");
+    assert!(report.contains("shield"), "{report}");
+    assert!(report.contains("proen"), "{report}");
+    assert!(report.contains("3 problems found"), "{report}");
+}
