@@ -488,8 +488,8 @@ impl FightHandle {
         Ok(true)
     }
 
-    /// Where a blow lands: chosen by the attacker (Choose Location) or the defender (a
-    /// blow redirected), else rolled on the table; the pool `total` without a table.
+    /// Where a blow lands: chosen by the attacker (`choose_location`) or the defender
+    /// (`redirect_location`), else rolled on the table; the pool `total` without a table.
     fn locate<'f>(
         &'f self,
         exchange: &'f Exchange,
@@ -500,8 +500,8 @@ impl FightHandle {
         let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
             guard.as_ref().is_some_and(|guard| guard.eval(env))
         };
-        // Who picks where the blow lands: the attacker (Choose Location), else the
-        // defender (a blow redirected), else the table's die.
+        // Who picks where the blow lands: the attacker, else the defender, else the
+        // table's die.
         let chooser = if holds(&exchange.choose_location, env) {
             Some((env.bound.me, "location"))
         } else if holds(&exchange.redirect_location, env) {
