@@ -484,10 +484,10 @@ fn a_redirected_blow_lands_where_the_defender_chooses() {
     assert!(!log.contains("hit_location for"), "{log}");
 }
 
-/// `affray check` names what a bare-hands weapon, a `drop` action and a round rule get
-/// wrong, each at its place in combat.toml.
+/// `affray check` names what a bare-hands weapon, a `drop` action, a round rule and a
+/// shared level list get wrong, each at its place in combat.toml.
 #[test]
-fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_and_a_round_rule_name() {
+fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_a_round_rule_and_a_level_list() {
     let (dir, _) = fixture_copy(
         "check-bare-hands",
         &[
@@ -506,6 +506,11 @@ fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_and_a_round_rule_name
                 "",
                 "\n[[round_end]]\nif = \"self.out and self.value.guard > 0\"\ndo = \"clear prone, set guard 0\"\n\n[[round_start]]\nif = \"self.proen\"\ndo = \"clear prone\"\n",
             ),
+            (
+                "combat.toml",
+                "target = \"self.skill.dodge\"\nlevel_list = \"d100\"",
+                "target = \"self.skill.dodge\"\nlevel_list = \"d10\"",
+            ),
         ],
         &[],
     );
@@ -518,5 +523,6 @@ fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_and_a_round_rule_name
     assert!(report.contains("sheild"), "{report}");
     assert!(report.contains("shield"), "{report}");
     assert!(report.contains("proen"), "{report}");
-    assert!(report.contains("3 problems found"), "{report}");
+    assert!(report.contains("unknown level list `d10`"), "{report}");
+    assert!(report.contains("4 problems found"), "{report}");
 }

@@ -63,6 +63,9 @@ pub(super) struct CombatFile {
     round_start: Vec<RuleEntry>,
     #[serde(default)]
     round_end: Vec<RuleEntry>,
+    /// Level lists that several test kinds share (`level_list = "NAME"`).
+    #[serde(default)]
+    level_lists: IndexMap<String, Vec<(Text, Text)>>,
     #[serde(default)]
     tests: IndexMap<String, TestEntry>,
     #[serde(default)]
@@ -116,7 +119,10 @@ struct TestEntry {
     #[serde(default)]
     modifiers: IndexMap<String, Text>,
     /// `[level, condition]` pairs, tried in the order written.
+    #[serde(default)]
     levels: Vec<(Text, Text)>,
+    /// A list of `[level_lists]` instead of `levels`.
+    level_list: Option<Text>,
     /// The levels that pass it when it is made on its own (`test NAME or ...`).
     #[serde(default)]
     pass: Vec<Text>,
@@ -877,7 +883,30 @@ pub(super) fn compile_combat(
         let modifiers = compiler.test_modifiers(&entry.modifiers, names);
         compiler.at(Place::Test, false, format!("a level of the test `{name}`"));
         let mut levels = Vec::new();
-        for (level, guard) in &entry.levels {
+        if let (Some(list), false) = (&entry.level_list, entry.levels.is_empty()) {
+            compiler.rule(
+                content(list),
+                "and `levels` too",
+                format!("the test `{name}` has both `levels` and `level_list`"),
+                "keep one: its own `levels`, or a shared list of `[level_lists]`",
+            );
+        }
+        let written = match &entry.level_list {
+            Some(list) => match decoded.level_lists.get(list.get_ref()) {
+                Some(shared) => shared,
+                None => {
+                    compiler.unknown(
+                        "affray::combat::unknown_level_list",
+                        "level list",
+                        list,
+                        decoded.level_lists.keys().cloned().collect(),
+                    );
+                    continue;
+                }
+            },
+            None => &entry.levels,
+        };
+        for (level, guard) in written {
             let condition = compiler.condition(guard);
             match vocabulary
                 .success_levels
@@ -896,7 +925,7 @@ pub(super) fn compile_combat(
                 ),
             }
         }
-        if entry.levels.is_empty() {
+        if written.is_empty() {
             compiler.rule(
                 content(&entry.roll),
                 "a test with no levels",
