@@ -356,6 +356,28 @@ impl<'a> Compiler<'a> {
         );
     }
 
+    /// A test's levels, `[level, condition]` pairs in the order written; the place is
+    /// set by the caller.
+    fn levels(&mut self, written: &[(Text, Text)], success_levels: &[String]) -> Vec<Level> {
+        let mut levels = Vec::new();
+        for (level, guard) in written {
+            let condition = self.condition(guard);
+            match success_levels.iter().position(|l| l == level.get_ref()) {
+                Some(at) => levels.extend(condition.map(|guard| Level {
+                    level: at as u32,
+                    guard,
+                })),
+                None => self.unknown(
+                    "affray::combat::unknown_level",
+                    "success level",
+                    level,
+                    success_levels.to_vec(),
+                ),
+            }
+        }
+        levels
+    }
+
     /// Actions written in a TOML string, parsed and checked like a table row's.
     fn actions(&mut self, text: &Text, names: &Names<'_>) -> Option<Vec<Spanned<Action>>> {
         match parse_actions(self.file, text.get_ref(), self.offset(text)) {
@@ -815,21 +837,31 @@ pub(super) fn compile_combat(
     };
 
     let turn_entry = &decoded.turn;
-    compiler.at(Place::Turn, true, "the turn's `initiative`".into());
-    let initiative = turn_entry
-        .initiative
-        .as_ref()
-        .and_then(|t| compiler.number(t));
-    compiler.at(Place::Turn, false, "the turn's `keep_initiative`".into());
-    let keep_initiative = turn_entry
-        .keep_initiative
-        .as_ref()
-        .and_then(|t| compiler.condition(t));
-    compiler.at(Place::Turn, true, "the turn's `initiative_modifier`".into());
-    let initiative_modifier = turn_entry
-        .initiative_modifier
-        .as_ref()
-        .and_then(|t| compiler.number(t));
+    // A step of `[turn]`: a number (which may roll dice) or a guard.
+    let number = |compiler: &mut Compiler<'_>, key: &str, may_roll: bool, text: &Option<Text>| {
+        compiler.at(Place::Turn, may_roll, format!("the turn's `{key}`"));
+        text.as_ref().and_then(|t| compiler.number(t))
+    };
+    let condition = |compiler: &mut Compiler<'_>, key: &str, text: &Option<Text>| {
+        compiler.at(Place::Turn, false, format!("the turn's `{key}`"));
+        text.as_ref().and_then(|t| compiler.condition(t))
+    };
+    let initiative = number(&mut compiler, "initiative", true, &turn_entry.initiative);
+    let keep_initiative = condition(
+        &mut compiler,
+        "keep_initiative",
+        &turn_entry.keep_initiative,
+    );
+    let initiative_modifier = number(
+        &mut compiler,
+        "initiative_modifier",
+        true,
+        &turn_entry.initiative_modifier,
+    );
+    let tie_break = number(&mut compiler, "tie_break", false, &turn_entry.tie_break);
+    let actions = number(&mut compiler, "actions", true, &turn_entry.actions);
+    let out_of_fight = condition(&mut compiler, "out_of_fight", &turn_entry.out_of_fight);
+    let hooks_if = condition(&mut compiler, "hooks_if", &turn_entry.hooks_if);
     let turn_rules = |compiler: &mut Compiler<'_>, entries: &[RuleEntry], what: &str| {
         let mut rules = Vec::new();
         for entry in entries {
@@ -848,23 +880,14 @@ pub(super) fn compile_combat(
     };
     let round_start = turn_rules(&mut compiler, &decoded.round_start, "round_start");
     let round_end = turn_rules(&mut compiler, &decoded.round_end, "round_end");
-    compiler.at(Place::Turn, false, "the turn's `tie_break`".into());
-    let tie_break = turn_entry
-        .tie_break
-        .as_ref()
-        .and_then(|t| compiler.number(t));
-    compiler.at(Place::Turn, true, "the turn's `actions`".into());
-    let actions = turn_entry.actions.as_ref().and_then(|t| compiler.number(t));
-    compiler.at(Place::Turn, false, "the turn's `out_of_fight`".into());
-    let out_of_fight = turn_entry
-        .out_of_fight
-        .as_ref()
-        .and_then(|t| compiler.condition(t));
-    compiler.at(Place::Turn, false, "the turn's `hooks_if`".into());
-    let hooks_if = turn_entry
-        .hooks_if
-        .as_ref()
-        .and_then(|t| compiler.condition(t));
+
+    // A shared list is compiled once, so that a mistake in it is reported once.
+    let mut shared_levels = IndexMap::new();
+    for (name, written) in &decoded.level_lists {
+        compiler.at(Place::Test, false, format!("a level of the list `{name}`"));
+        let levels = compiler.levels(written, &vocabulary.success_levels);
+        shared_levels.insert(name.clone(), levels);
+    }
 
     let test_names: Vec<String> = decoded.tests.keys().cloned().collect();
     let mut tests = Vec::new();
@@ -881,8 +904,6 @@ pub(super) fn compile_combat(
             format!("a modifier of the test `{name}`"),
         );
         let modifiers = compiler.test_modifiers(&entry.modifiers, names);
-        compiler.at(Place::Test, false, format!("a level of the test `{name}`"));
-        let mut levels = Vec::new();
         if let (Some(list), false) = (&entry.level_list, entry.levels.is_empty()) {
             compiler.rule(
                 content(list),
@@ -891,9 +912,9 @@ pub(super) fn compile_combat(
                 "keep one: its own `levels`, or a shared list of `[level_lists]`",
             );
         }
-        let written = match &entry.level_list {
-            Some(list) => match decoded.level_lists.get(list.get_ref()) {
-                Some(shared) => shared,
+        let levels = match &entry.level_list {
+            Some(list) => match shared_levels.get(list.get_ref()) {
+                Some(levels) => levels.clone(),
                 None => {
                     compiler.unknown(
                         "affray::combat::unknown_level_list",
@@ -904,30 +925,18 @@ pub(super) fn compile_combat(
                     continue;
                 }
             },
-            None => &entry.levels,
-        };
-        for (level, guard) in written {
-            let condition = compiler.condition(guard);
-            match vocabulary
-                .success_levels
-                .iter()
-                .position(|l| l == level.get_ref())
-            {
-                Some(at) => levels.extend(condition.map(|guard| Level {
-                    level: at as u32,
-                    guard,
-                })),
-                None => compiler.unknown(
-                    "affray::combat::unknown_level",
-                    "success level",
-                    level,
-                    vocabulary.success_levels.clone(),
-                ),
+            None => {
+                compiler.at(Place::Test, false, format!("a level of the test `{name}`"));
+                compiler.levels(&entry.levels, &vocabulary.success_levels)
             }
-        }
-        if written.is_empty() {
+        };
+        let no_levels = match &entry.level_list {
+            Some(list) => decoded.level_lists[list.get_ref()].is_empty(),
+            None => entry.levels.is_empty(),
+        };
+        if no_levels {
             compiler.rule(
-                content(&entry.roll),
+                content(entry.level_list.as_ref().unwrap_or(&entry.roll)),
                 "a test with no levels",
                 format!("the test `{name}` gives no level"),
                 "add `levels = [[\"LEVEL\", \"CONDITION\"], ...]`, tried in the order written",

@@ -336,13 +336,7 @@ impl FightHandle {
         let Some(bare) = &exchange.bare_hands else {
             return Ok((found, None));
         };
-        let fits = |weapon: &Weapon| match &exchange.weapon {
-            ReactionWeapon::Nothing => false,
-            ReactionWeapon::First => true,
-            ReactionWeapon::Prefer(word) => weapon.traits.contains(word),
-            ReactionWeapon::Avoid(word) => !weapon.traits.contains(word),
-        };
-        if found.is_some_and(fits) {
+        if found.is_some_and(|weapon| exchange.weapon.fits(weapon)) {
             return Ok((found, None));
         }
         let equipment = &self.ruleset().equipment;
@@ -371,14 +365,9 @@ impl FightHandle {
         let in_hand = |at| held(&core, equipment, who, at);
         match choice {
             ReactionWeapon::Nothing => None,
-            ReactionWeapon::First => in_hand(0),
-            ReactionWeapon::Prefer(word) => (0..)
+            _ => (0..)
                 .map_while(in_hand)
-                .find(|w| w.traits.contains(word))
-                .or_else(|| in_hand(0)),
-            ReactionWeapon::Avoid(word) => (0..)
-                .map_while(in_hand)
-                .find(|w| !w.traits.contains(word))
+                .find(|weapon| choice.fits(weapon))
                 .or_else(|| in_hand(0)),
         }
     }

@@ -255,6 +255,19 @@ pub enum ReactionWeapon {
     Avoid(String),
 }
 
+impl ReactionWeapon {
+    /// Whether `weapon` is one this choice looks for (before falling back to the first
+    /// in hand).
+    pub fn fits(&self, weapon: &crate::ruleset::Weapon) -> bool {
+        match self {
+            ReactionWeapon::Nothing => false,
+            ReactionWeapon::First => true,
+            ReactionWeapon::Prefer(word) => weapon.traits.contains(word),
+            ReactionWeapon::Avoid(word) => !weapon.traits.contains(word),
+        }
+    }
+}
+
 /// A matrix of the two tests' levels, read into (winner, levels) by level ids.
 #[derive(Clone, Debug)]
 pub struct OutcomeMatrix {

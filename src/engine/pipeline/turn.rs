@@ -39,10 +39,9 @@ impl FightHandle {
     /// `keep_initiative` holds after the first round) plus `initiative_modifier`; or
     /// the hook.
     pub(in crate::engine) fn roll_initiative(&self, who: usize) -> Result<i64, FightError> {
-        let Some(turn) = self.combat().map(|c| &c.turn) else {
-            return Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int());
-        };
-        let Some(initiative) = &turn.initiative else {
+        let turn = self.combat().map(|c| &c.turn);
+        let Some((turn, initiative)) = turn.and_then(|t| t.initiative.as_ref().map(|i| (t, i)))
+        else {
             return Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int());
         };
         let kept = self.core().combatants[who].rolled_initiative;
