@@ -1,4 +1,175 @@
-//! Names a user wrote that refer to nothing: the known name they most likely meant.
+//! Names: interned once so that a fight compares and copies them as pointers, and the
+//! known name a misspelt one most likely meant.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A name (a combatant, a condition, a value, a location, a weapon's trait, ...) interned
+/// for the life of the process: each text is stored once, so a `Name` is a pointer that
+/// is copied without allocating and compared by address, never by its characters.
+///
+/// Its hash is its address, which differs from run to run: a map keyed by names must keep
+/// insertion order ([`NameMap`]) so that nothing a fight prints depends on it. Names
+/// order by their text.
+#[derive(Clone, Copy)]
+pub struct Name(&'static str);
+
+/// Every text interned so far. Names come from the files a user loads and from what
+/// scripts make of them: few, and kept for the process's life.
+fn interned() -> &'static Mutex<HashSet<&'static str>> {
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    NAMES.get_or_init(|| Mutex::new(HashSet::new()))
+}
+
+impl Name {
+    /// The name of `text`, interning it the first time it is seen.
+    pub fn new(text: &str) -> Name {
+        let mut names = interned().lock().unwrap_or_else(|p| p.into_inner());
+        match names.get(text) {
+            Some(known) => Name(known),
+            None => {
+                let stored: &'static str = Box::leak(text.to_owned().into_boxed_str());
+                names.insert(stored);
+                Name(stored)
+            }
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+/// The [`Name`] of a text written in the code, interned once per place it is written:
+/// `name!("action")`.
+#[macro_export]
+macro_rules! name {
+    ($text:literal) => {{
+        static NAME: std::sync::OnceLock<$crate::names::Name> = std::sync::OnceLock::new();
+        *NAME.get_or_init(|| $crate::names::Name::new($text))
+    }};
+}
+
+/// The names as one text, `separator` between them.
+pub fn join(names: &[Name], separator: &str) -> String {
+    let texts: Vec<&str> = names.iter().map(|name| name.as_str()).collect();
+    texts.join(separator)
+}
+
+/// A map keyed by names, in insertion order (so that its order never depends on where a
+/// name is stored), hashed by address.
+pub type NameMap<V> = IndexMap<Name, V, foldhash::fast::FixedState>;
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Name {}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.as_ptr() as usize);
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        self.0.cmp(other.0)
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<&String> for Name {
+    fn from(text: &String) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<String> for Name {
+    fn from(text: String) -> Name {
+        Name::new(&text)
+    }
+}
+
+impl From<Name> for String {
+    fn from(name: Name) -> String {
+        name.0.to_owned()
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Name, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Ok(Name::new(&text))
+    }
+}
 
 /// The known name closest to `name`, if it is close enough to be a typo.
 pub fn suggest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
@@ -28,6 +199,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_its_text_stored_once() {
+        let a = Name::new("prone");
+        let b = Name::new(&String::from("prone"));
+        assert_eq!(a, b);
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert_ne!(a, Name::new("prone2"));
+        assert_eq!(a, "prone");
+        assert_eq!(a.to_string(), "prone");
+        assert!(Name::new("alpha") < Name::new("beta"));
+    }
 
     #[test]
     fn suggests_a_close_name_only() {

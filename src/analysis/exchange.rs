@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::dice::{DiceSource, RolledDie};
 use crate::engine::{Chooser, Decision, FightError, FightHandle, FightSetup, Log, ScriptedChooser};
 use crate::log::Event;
+use crate::names::Name;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 use crate::script::TacticsChooser;
@@ -78,8 +79,8 @@ impl Exchange {
         };
         if combatants[defender].side == *side {
             return Err(ExchangeError::SameSide {
-                attacker: combatants[attacker].name.clone(),
-                defender: combatants[defender].name.clone(),
+                attacker: combatants[attacker].name.to_string(),
+                defender: combatants[defender].name.to_string(),
             });
         }
         Ok(Exchange {
@@ -156,21 +157,21 @@ impl<C: Chooser> Chooser for Focus<C> {
         &mut self,
         fight: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError> {
+    ) -> Result<(Name, &'static str), FightError> {
         if decision.who == self.attacker {
             if let Some(action) = self.action.as_ref().filter(|_| decision.name == "action") {
-                if decision.options.contains(action) {
-                    return Ok((action.clone(), "asked for"));
+                if let Some(offered) = decision.options.iter().find(|o| *o == action) {
+                    return Ok((*offered, "asked for"));
                 }
                 return Err(FightError::IllegalChoice {
-                    who: decision.who_name.clone(),
-                    decision: decision.name.clone(),
+                    who: decision.who_name.to_string(),
+                    decision: decision.name.to_string(),
                     chosen: action.clone(),
-                    options: decision.options.join(", "),
+                    options: crate::names::join(&decision.options, ", "),
                 });
             }
-            if decision.options.contains(&self.defender) {
-                return Ok((self.defender.clone(), "asked for"));
+            if let Some(offered) = decision.options.iter().find(|o| **o == self.defender) {
+                return Ok((*offered, "asked for"));
             }
         }
         self.fallback.choose(fight, decision)

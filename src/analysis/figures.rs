@@ -116,7 +116,7 @@ impl FightFigures {
             } => {
                 let name = match location {
                     Some(location) => format!("{level} at {location}"),
-                    None => level.clone(),
+                    None => level.to_string(),
                 };
                 self.add(Section::Wounds, &name, 1);
             }

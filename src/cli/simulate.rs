@@ -173,8 +173,8 @@ fn held_to(recorded: &Report, report: &Report, path: &Path, json: bool) -> Resul
 pub fn sides_of(scenario: &affray::scenario::Scenario) -> Vec<String> {
     let mut sides: Vec<String> = Vec::new();
     for combatant in &scenario.combatants {
-        if !sides.contains(&combatant.side) {
-            sides.push(combatant.side.clone());
+        if !sides.iter().any(|side| combatant.side == *side) {
+            sides.push(combatant.side.to_string());
         }
     }
     sides

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use crate::names::Name;
 use crate::scenario::ScriptedChoice;
 
 use super::{FightError, FightHandle};
@@ -11,9 +12,9 @@ use super::{FightError, FightHandle};
 #[derive(Clone, Debug)]
 pub struct Decision {
     pub who: usize,
-    pub who_name: String,
-    pub name: String,
-    pub options: Vec<String>,
+    pub who_name: Name,
+    pub name: Name,
+    pub options: Vec<Name>,
 }
 
 /// Answers decisions. The default is the ruleset's tactics script; a scenario can script
@@ -24,7 +25,7 @@ pub trait Chooser: Send {
         &mut self,
         fight: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError>;
+    ) -> Result<(Name, &'static str), FightError>;
 }
 
 /// Scripted choices first, in order, for the decisions they name; everything else by
@@ -48,10 +49,10 @@ impl<C: Chooser> Chooser for ScriptedChooser<C> {
         &mut self,
         fight: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError> {
+    ) -> Result<(Name, &'static str), FightError> {
         let applies = self.pending.front().is_some_and(|next| {
-            next.decision == decision.name
-                && next.by.as_ref().is_none_or(|by| *by == decision.who_name)
+            decision.name == next.decision
+                && next.by.as_ref().is_none_or(|by| decision.who_name == *by)
         });
         if !applies {
             return self.fallback.choose(fight, decision);
@@ -59,14 +60,14 @@ impl<C: Chooser> Chooser for ScriptedChooser<C> {
         let Some(next) = self.pending.pop_front() else {
             return self.fallback.choose(fight, decision);
         };
-        if decision.options.contains(&next.choose) {
-            Ok((next.choose, "scenario"))
+        if let Some(chosen) = decision.options.iter().find(|o| **o == next.choose) {
+            Ok((*chosen, "scenario"))
         } else {
             Err(FightError::IllegalChoice {
-                who: decision.who_name.clone(),
-                decision: decision.name.clone(),
+                who: decision.who_name.to_string(),
+                decision: decision.name.to_string(),
                 chosen: next.choose,
-                options: decision.options.join(", "),
+                options: crate::names::join(&decision.options, ", "),
             })
         }
     }
@@ -80,9 +81,13 @@ impl Chooser for FirstOption {
         &mut self,
         _: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError> {
+    ) -> Result<(Name, &'static str), FightError> {
         Ok((
-            decision.options.first().cloned().unwrap_or_default(),
+            decision
+                .options
+                .first()
+                .copied()
+                .unwrap_or_else(|| Name::new("")),
             "first option",
         ))
     }

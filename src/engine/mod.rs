@@ -23,6 +23,7 @@ pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, We
 
 use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
+use crate::names::Name;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 use crate::script::{HookValue, Hooks, ScriptFailure};
@@ -85,8 +86,8 @@ pub enum FightError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub rounds: u32,
-    pub winner: Option<String>,
-    pub standing: Vec<String>,
+    pub winner: Option<Name>,
+    pub standing: Vec<Name>,
 }
 
 /// The mutable state of a fight.
@@ -127,8 +128,8 @@ struct Shared {
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
     title: String,
-    modifiers: Vec<String>,
-    options: Vec<String>,
+    modifiers: Vec<Name>,
+    options: Vec<Name>,
     distance: Option<u32>,
 }
 
@@ -184,12 +185,12 @@ impl FightHandle {
         if locations.is_empty() {
             locations.push("total".into());
         }
-        let weapon_hp = |id: &str| {
+        let weapon_hp = |id: Name| {
             let equipment = &ruleset.equipment;
             equipment
                 .weapons
-                .get(id)
-                .or_else(|| equipment.shields.get(id))
+                .get(&id)
+                .or_else(|| equipment.shields.get(&id))
                 .map_or(0, |w| i64::from(w.hp))
         };
         let combatants: Vec<Combatant> = scenario
@@ -200,8 +201,8 @@ impl FightHandle {
         let start = i64::from(scenario.distance.unwrap_or(0));
         let engaged = |a: &Combatant, b: &Combatant| {
             a.spec.side == b.spec.side
-                || a.spec.engaged.contains(&b.spec.name)
-                || b.spec.engaged.contains(&a.spec.name)
+                || a.spec.engaged.iter().any(|e| b.spec.name == *e)
+                || b.spec.engaged.iter().any(|e| a.spec.name == *e)
         };
         let distances = combatants
             .iter()
@@ -230,8 +231,8 @@ impl FightHandle {
             chooser: Mutex::new(setup.chooser),
             observer: Mutex::new(setup.observer),
             title: scenario.title.clone(),
-            modifiers: scenario.modifiers.clone(),
-            options: scenario.options.clone(),
+            modifiers: scenario.modifiers.iter().map(Name::from).collect(),
+            options: scenario.options.iter().map(Name::from).collect(),
             distance: scenario.distance,
         })))
     }
@@ -241,12 +242,12 @@ impl FightHandle {
     }
 
     /// The scenario's fight options.
-    pub fn fight_options(&self) -> &[String] {
+    pub fn fight_options(&self) -> &[Name] {
         &self.0.options
     }
 
     /// The situational modifiers the scenario gives the whole fight.
-    pub fn fight_modifiers(&self) -> &[String] {
+    pub fn fight_modifiers(&self) -> &[Name] {
         &self.0.modifiers
     }
 
@@ -328,8 +329,8 @@ impl FightHandle {
             .combatants
             .iter()
             .map(|c| CombatantLine {
-                name: c.spec.name.clone(),
-                side: c.spec.side.clone(),
+                name: c.spec.name,
+                side: c.spec.side,
             })
             .collect();
         self.emit(Event::FightStarted {
@@ -424,10 +425,10 @@ impl FightHandle {
                 let lost = combatant.actions_to_lose.min(budget.max(0));
                 combatant.actions_to_lose -= lost;
                 combatant.actions_left = budget - lost;
-                (combatant.spec.name.clone(), lost)
+                (combatant.spec.name, lost)
             };
             self.emit(Event::Initiative {
-                who: name.clone(),
+                who: name,
                 value: initiative,
             });
             if lost > 0 {
@@ -446,7 +447,7 @@ impl FightHandle {
             order
                 .iter()
                 .map(|&who| OrderEntry {
-                    who: core.combatants[who].spec.name.clone(),
+                    who: core.combatants[who].spec.name,
                     initiative: core.combatants[who].initiative,
                     actions: core.combatants[who].actions_left,
                 })
@@ -546,7 +547,7 @@ impl FightHandle {
         let (name, actions_left) = {
             let core = self.core();
             (
-                core.combatants[who].spec.name.clone(),
+                core.combatants[who].spec.name,
                 core.combatants[who].actions_left,
             )
         };
@@ -560,7 +561,7 @@ impl FightHandle {
         // Spending the action first: what the action does may depend on what is left.
         self.core().combatants[who].actions_left -= 1;
         if !options.is_empty() {
-            let action = self.choose(who, "action", options)?;
+            let action = self.choose(who, crate::name!("action"), options)?;
             self.core().turn_of = Some(who);
             let acted = self.act(who, action, hooks_play);
             self.core().turn_of = None;
@@ -578,18 +579,18 @@ impl FightHandle {
     pub fn choose(
         &self,
         who: usize,
-        decision: &str,
-        options: Vec<String>,
-    ) -> Result<String, FightError> {
-        let who_name = self.core().combatants[who].spec.name.clone();
+        decision: Name,
+        options: Vec<Name>,
+    ) -> Result<Name, FightError> {
+        let who_name = self.core().combatants[who].spec.name;
         let decision = Decision {
             who,
-            who_name: who_name.clone(),
-            name: decision.to_string(),
+            who_name,
+            name: decision,
             options,
         };
         let (chosen, by) = if decision.options.len() == 1 {
-            (decision.options[0].clone(), "only option")
+            (decision.options[0], "only option")
         } else {
             let mut chooser = self.0.chooser.lock().unwrap_or_else(|p| p.into_inner());
             chooser.choose(self, &decision)?
@@ -598,8 +599,8 @@ impl FightHandle {
             who: who_name,
             decision: decision.name,
             options: decision.options,
-            chosen: chosen.clone(),
-            by: by.to_string(),
+            chosen,
+            by: Name::new(by),
         });
         Ok(chosen)
     }
@@ -639,7 +640,7 @@ impl FightHandle {
                 combatant.conditions.retain(|condition| {
                     let over = matches!(condition.remaining, Some(Remaining::Actions(n) | Remaining::Rounds(n)) if n <= 0);
                     if over {
-                        ended.push((combatant.spec.name.clone(), condition.name.clone()));
+                        ended.push((combatant.spec.name, condition.name));
                     }
                     !over
                 });
@@ -661,17 +662,17 @@ impl FightHandle {
                 let name = {
                     let mut core = self.core();
                     core.combatants[who].out = true;
-                    core.combatants[who].spec.name.clone()
+                    core.combatants[who].spec.name
                 };
                 self.emit(Event::OutOfFight { who: name });
             }
         }
-        let mut sides: Vec<String> = {
+        let mut sides: Vec<Name> = {
             let core = self.core();
             core.combatants
                 .iter()
                 .filter(|c| !c.out)
-                .map(|c| c.spec.side.clone())
+                .map(|c| c.spec.side)
                 .collect()
         };
         sides.sort();
@@ -688,26 +689,26 @@ impl FightHandle {
     fn end(&self, rounds: u32) -> Result<Outcome, FightError> {
         let (standing, sides) = {
             let core = self.core();
-            let standing: Vec<String> = core
+            let standing: Vec<Name> = core
                 .combatants
                 .iter()
                 .filter(|c| !c.out)
-                .map(|c| c.spec.name.clone())
+                .map(|c| c.spec.name)
                 .collect();
-            let mut sides: Vec<String> = core
+            let mut sides: Vec<Name> = core
                 .combatants
                 .iter()
                 .filter(|c| !c.out)
-                .map(|c| c.spec.side.clone())
+                .map(|c| c.spec.side)
                 .collect();
             sides.sort();
             sides.dedup();
             (standing, sides)
         };
-        let winner = (sides.len() == 1).then(|| sides[0].clone());
+        let winner = (sides.len() == 1).then(|| sides[0]);
         self.emit(Event::FightEnded {
             rounds,
-            winner: winner.clone(),
+            winner,
             standing: standing.clone(),
         });
         if self.has_hook("after_fight") {

@@ -4,6 +4,7 @@
 
 use crate::dice::DiceExpr;
 use crate::log::Event;
+use crate::names::Name;
 use crate::parse::parse_dice;
 use crate::ruleset::{Armour, Weapon};
 use crate::scenario::{Skill, Statistic};
@@ -47,12 +48,12 @@ impl FightHandle {
         i64::from(self.core().round)
     }
 
-    pub fn name(&self, who: usize) -> String {
-        self.core().combatants[who].spec.name.clone()
+    pub fn name(&self, who: usize) -> Name {
+        self.core().combatants[who].spec.name
     }
 
-    pub fn side(&self, who: usize) -> String {
-        self.core().combatants[who].spec.side.clone()
+    pub fn side(&self, who: usize) -> Name {
+        self.core().combatants[who].spec.side
     }
 
     pub fn combatant_count(&self) -> usize {
@@ -83,13 +84,13 @@ impl FightHandle {
             .collect()
     }
 
-    pub fn characteristic(&self, who: usize, name: &str) -> Primitive<i64> {
+    pub fn characteristic(&self, who: usize, name: Name) -> Primitive<i64> {
         let core = self.core();
         let combatant = &core.combatants[who];
         combatant
             .spec
             .characteristics
-            .get(name)
+            .get(&name)
             .copied()
             .ok_or_else(|| {
                 format!(
@@ -99,26 +100,26 @@ impl FightHandle {
             })
     }
 
-    pub fn skill(&self, who: usize, name: &str) -> i64 {
+    pub fn skill(&self, who: usize, name: Name) -> i64 {
         self.core().combatants[who].skill(name)
     }
 
     /// A skill as written: a dice code (`4D6+2`, the book's `4D+2`) for a dice pool to be
     /// rolled, or a number skill's number; `0` when absent.
-    pub fn skill_dice(&self, who: usize, name: &str) -> String {
-        match self.core().combatants[who].spec.skills.get(name) {
+    pub fn skill_dice(&self, who: usize, name: Name) -> String {
+        match self.core().combatants[who].spec.skills.get(&name) {
             Some(Skill::Dice(dice)) => dice.to_string(),
             Some(Skill::Number(n)) => n.to_string(),
             None => "0".into(),
         }
     }
 
-    pub fn has_skill(&self, who: usize, name: &str) -> bool {
-        self.core().combatants[who].spec.skills.contains_key(name)
+    pub fn has_skill(&self, who: usize, name: Name) -> bool {
+        self.core().combatants[who].spec.skills.contains_key(&name)
     }
 
     /// The skills of `who`, by name, in scenario order.
-    pub fn skill_names(&self, who: usize) -> Vec<String> {
+    pub fn skill_names(&self, who: usize) -> Vec<Name> {
         self.core().combatants[who]
             .spec
             .skills
@@ -128,7 +129,7 @@ impl FightHandle {
     }
 
     /// A number statistic; 0 when the scenario does not give it.
-    pub fn statistic(&self, who: usize, name: &str) -> Primitive<i64> {
+    pub fn statistic(&self, who: usize, name: Name) -> Primitive<i64> {
         match self.core().combatants[who].statistic(name) {
             Some(Statistic::Number(n)) => Ok(*n),
             Some(Statistic::Dice(dice)) => dice.as_constant().ok_or_else(|| {
@@ -143,51 +144,41 @@ impl FightHandle {
         }
     }
 
-    pub fn has_statistic(&self, who: usize, name: &str) -> bool {
+    pub fn has_statistic(&self, who: usize, name: Name) -> bool {
         self.core().combatants[who].statistic(name).is_some()
     }
 
     /// The dice of a dice statistic (`damage_modifier`), as written in the book; `0` when
     /// absent.
-    pub fn statistic_dice(&self, who: usize, name: &str) -> String {
+    pub fn statistic_dice(&self, who: usize, name: Name) -> String {
         match self.core().combatants[who].statistic(name) {
             Some(Statistic::Dice(dice)) => dice.to_string(),
             Some(Statistic::Number(n)) => n.to_string(),
-            Some(Statistic::Text(text)) => text.clone(),
+            Some(Statistic::Text(text)) => text.to_string(),
             None => "0".into(),
         }
     }
 
-    pub fn has_option(&self, who: usize, option: &str) -> bool {
-        self.core().combatants[who]
-            .spec
-            .options
-            .iter()
-            .any(|o| o == option)
+    pub fn has_option(&self, who: usize, option: Name) -> bool {
+        self.core().combatants[who].spec.options.contains(&option)
     }
 
     /// Whether a situational modifier is in force: for the whole fight (`who` none), or
     /// for `who` (its own or the fight's).
-    pub fn has_modifier(&self, who: Option<usize>, name: &str) -> bool {
-        let everyone = self.0.modifiers.iter().any(|m| m == name);
+    pub fn has_modifier(&self, who: Option<usize>, name: Name) -> bool {
+        let everyone = self.0.modifiers.contains(&name);
         everyone
-            || who.is_some_and(|who| {
-                self.core().combatants[who]
-                    .spec
-                    .modifiers
-                    .iter()
-                    .any(|m| m == name)
-            })
+            || who.is_some_and(|who| self.core().combatants[who].spec.modifiers.contains(&name))
     }
 
     /// Whether the scenario switched on an optional rule of the ruleset.
-    pub fn has_fight_option(&self, name: &str) -> bool {
-        self.0.options.iter().any(|o| o == name)
+    pub fn has_fight_option(&self, name: Name) -> bool {
+        self.0.options.contains(&name)
     }
 
     /// The answer of the ruleset's priority lists (`tactics.toml`) to a decision, or
     /// `None` when it has no list for it.
-    pub fn listed_choice(&self, decision: &super::Decision) -> Option<String> {
+    pub fn listed_choice(&self, decision: &super::Decision) -> Option<Name> {
         let ruleset = &self.0.ruleset;
         ruleset.tactics.choose(
             &self.core(),
@@ -217,10 +208,7 @@ impl FightHandle {
             let count = core.combatants.len();
             core.distances[a * count + b] = metres;
             core.distances[b * count + a] = metres;
-            [
-                core.combatants[a].spec.name.clone(),
-                core.combatants[b].spec.name.clone(),
-            ]
+            [core.combatants[a].spec.name, core.combatants[b].spec.name]
         };
         self.emit(Event::Distance {
             between: names,
@@ -228,54 +216,54 @@ impl FightHandle {
         });
     }
 
-    fn weapons_at(&self, who: usize, place: WeaponPlace) -> Vec<String> {
+    fn weapons_at(&self, who: usize, place: WeaponPlace) -> Vec<Name> {
         self.core().combatants[who]
             .weapons
             .iter()
             .filter(|w| w.place == place)
-            .map(|w| w.id.clone())
+            .map(|w| w.id)
             .collect()
     }
 
     /// The weapons and shields `who` holds in hand, by id.
-    pub fn weapons(&self, who: usize) -> Vec<String> {
+    pub fn weapons(&self, who: usize) -> Vec<Name> {
         self.weapons_at(who, WeaponPlace::InHand)
     }
 
     /// The weapons `who` carries but does not hold (sheathed, slung).
-    pub fn carried_weapons(&self, who: usize) -> Vec<String> {
+    pub fn carried_weapons(&self, who: usize) -> Vec<Name> {
         self.weapons_at(who, WeaponPlace::Carried)
     }
 
     /// The weapons `who` has dropped and may pick up again.
-    pub fn dropped_weapons(&self, who: usize) -> Vec<String> {
+    pub fn dropped_weapons(&self, who: usize) -> Vec<Name> {
         self.weapons_at(who, WeaponPlace::Dropped)
     }
 
     /// A weapon or shield of equipment.toml.
-    pub fn weapon(&self, id: &str) -> Primitive<&Weapon> {
+    pub fn weapon(&self, id: Name) -> Primitive<&Weapon> {
         let equipment = &self.ruleset().equipment;
         equipment
             .weapons
-            .get(id)
-            .or_else(|| equipment.shields.get(id))
+            .get(&id)
+            .or_else(|| equipment.shields.get(&id))
             .ok_or_else(|| format!("no weapon or shield `{id}` in equipment.toml"))
     }
 
-    pub fn is_shield(&self, id: &str) -> bool {
-        self.ruleset().equipment.shields.contains_key(id)
+    pub fn is_shield(&self, id: Name) -> bool {
+        self.ruleset().equipment.shields.contains_key(&id)
     }
 
     /// The id of the first weapon `who` holds (`which` = "weapon"), the first with the
     /// trait `which`, or (`not`) the first without it, else the first; `None` with empty
     /// hands.
-    fn weapon_in_hand(&self, who: usize, not: bool, which: &str) -> Option<String> {
+    fn weapon_in_hand(&self, who: usize, not: bool, which: Name) -> Option<Name> {
         let held = self.weapons(who);
-        let has = |id: &String| {
-            self.weapon(id)
-                .is_ok_and(|weapon| weapon.traits.iter().any(|t| t == which))
+        let has = |id: &Name| {
+            self.weapon(*id)
+                .is_ok_and(|weapon| weapon.traits.contains(&which))
         };
-        let found = match (which, not) {
+        let found = match (which.as_str(), not) {
             ("weapon", _) => None,
             (_, false) => held.iter().find(|id| has(id)),
             (_, true) => held.iter().find(|id| !has(id)),
@@ -283,7 +271,7 @@ impl FightHandle {
         found.or(held.first()).cloned()
     }
 
-    pub fn drop_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+    pub fn drop_weapon(&self, who: usize, id: Name) -> Primitive<()> {
         self.move_weapon(
             who,
             id,
@@ -295,7 +283,7 @@ impl FightHandle {
 
     /// A weapon out of reach for the rest of the fight (broken, taken, thrown): wherever
     /// it was, it can be neither held nor readied again. The script says why.
-    pub fn lose_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+    pub fn lose_weapon(&self, who: usize, id: Name) -> Primitive<()> {
         let mut core = self.core();
         let combatant = &mut core.combatants[who];
         let weapon = combatant
@@ -308,7 +296,7 @@ impl FightHandle {
     }
 
     /// Sheathe or sling a weapon in hand.
-    pub fn stow_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+    pub fn stow_weapon(&self, who: usize, id: Name) -> Primitive<()> {
         self.move_weapon(
             who,
             id,
@@ -319,7 +307,7 @@ impl FightHandle {
     }
 
     /// Take a carried or dropped weapon in hand.
-    pub fn ready_weapon(&self, who: usize, id: &str) -> Primitive<()> {
+    pub fn ready_weapon(&self, who: usize, id: Name) -> Primitive<()> {
         let from = [WeaponPlace::Carried, WeaponPlace::Dropped];
         self.move_weapon(who, id, &from, WeaponPlace::InHand, "readies")
     }
@@ -327,7 +315,7 @@ impl FightHandle {
     fn move_weapon(
         &self,
         who: usize,
-        id: &str,
+        id: Name,
         from: &[WeaponPlace],
         to: WeaponPlace,
         verb: &str,
@@ -347,13 +335,13 @@ impl FightHandle {
                     format!("{} {state} no `{id}`", combatant.spec.name)
                 })?;
             weapon.place = to;
-            combatant.spec.name.clone()
+            combatant.spec.name
         };
         self.note(format!("{name} {verb} the {}", self.weapon(id)?.name));
         Ok(())
     }
 
-    pub fn locations(&self, who: usize) -> Vec<String> {
+    pub fn locations(&self, who: usize) -> Vec<Name> {
         self.core().combatants[who]
             .locations
             .keys()
@@ -364,43 +352,43 @@ impl FightHandle {
     fn location_value(
         &self,
         who: usize,
-        location: &str,
+        location: Name,
         field: fn(&super::Location) -> i64,
     ) -> Primitive<i64> {
         let core = self.core();
         let combatant = &core.combatants[who];
         combatant
             .locations
-            .get(location)
+            .get(&location)
             .map(field)
             .ok_or_else(|| format!("{} has no location `{location}`", combatant.spec.name))
     }
 
-    pub fn hit_points(&self, who: usize, location: &str) -> Primitive<i64> {
+    pub fn hit_points(&self, who: usize, location: Name) -> Primitive<i64> {
         self.location_value(who, location, |l| l.hit_points)
     }
 
-    pub fn max_hit_points(&self, who: usize, location: &str) -> Primitive<i64> {
+    pub fn max_hit_points(&self, who: usize, location: Name) -> Primitive<i64> {
         self.location_value(who, location, |l| l.max_hit_points)
     }
 
-    pub fn armour(&self, who: usize, location: &str) -> Primitive<i64> {
+    pub fn armour(&self, who: usize, location: Name) -> Primitive<i64> {
         self.location_value(who, location, |l| l.armour)
     }
 
     /// The id of the armour of equipment.toml the scenario put on a location (`None`
     /// where it gave Armour Points or nothing), for rulesets whose armour has more
     /// figures than its Armour Points (the entry's `values`).
-    pub fn armour_worn(&self, who: usize, location: &str) -> Primitive<Option<String>> {
+    pub fn armour_worn(&self, who: usize, location: Name) -> Primitive<Option<String>> {
         let core = self.core();
         let combatant = &core.combatants[who];
-        if !combatant.locations.contains_key(location) {
+        if !combatant.locations.contains_key(&location) {
             return Err(format!(
                 "{} has no location `{location}`",
                 combatant.spec.name
             ));
         }
-        Ok(combatant.spec.armour_items.get(location).cloned())
+        Ok(combatant.spec.armour_items.get(location.as_str()).cloned())
     }
 
     pub fn armour_entry(&self, id: &str) -> Primitive<&Armour> {
@@ -412,22 +400,22 @@ impl FightHandle {
     }
 
     /// Change a location's armour points (armour damaged, taken off, or put on); logged.
-    pub fn set_armour(&self, who: usize, location: &str, armour: i64) -> Primitive<()> {
+    pub fn set_armour(&self, who: usize, location: Name, armour: i64) -> Primitive<()> {
         let armour = armour.max(0);
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
-            let name = combatant.spec.name.clone();
+            let name = combatant.spec.name;
             combatant
                 .locations
-                .get_mut(location)
+                .get_mut(&location)
                 .ok_or_else(|| format!("{name} has no location `{location}`"))?
                 .armour = armour;
             name
         };
         self.emit(Event::Armour {
             who: name,
-            location: location.to_string(),
+            location,
             armour,
         });
         Ok(())
@@ -435,13 +423,13 @@ impl FightHandle {
 
     /// Set a location's hit points, and its starting hit points with them (a setup hook
     /// deriving them from characteristics).
-    pub fn set_max_hit_points(&self, who: usize, location: &str, value: i64) -> Primitive<()> {
+    pub fn set_max_hit_points(&self, who: usize, location: Name, value: i64) -> Primitive<()> {
         let mut core = self.core();
         let combatant = &mut core.combatants[who];
-        let name = combatant.spec.name.clone();
+        let name = combatant.spec.name;
         let place = combatant
             .locations
-            .get_mut(location)
+            .get_mut(&location)
             .ok_or_else(|| format!("{name} has no location `{location}`"))?;
         place.max_hit_points = value;
         place.hit_points = value;
@@ -449,21 +437,21 @@ impl FightHandle {
     }
 
     /// Remove `amount` hit points from a location; the hit points left.
-    pub fn damage(&self, who: usize, location: &str, amount: i64) -> Primitive<i64> {
+    pub fn damage(&self, who: usize, location: Name, amount: i64) -> Primitive<i64> {
         let (name, left) = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
-            let name = combatant.spec.name.clone();
+            let name = combatant.spec.name;
             let place = combatant
                 .locations
-                .get_mut(location)
+                .get_mut(&location)
                 .ok_or_else(|| format!("{name} has no location `{location}`"))?;
             place.hit_points -= amount;
             (name, place.hit_points)
         };
         self.emit(Event::Damage {
             who: name,
-            location: location.to_string(),
+            location,
             amount,
             hit_points: left,
         });
@@ -473,27 +461,27 @@ impl FightHandle {
     /// Log a wound of a level the ruleset names, at a location or (`None`) to the whole
     /// combatant. Nothing changes: the scripts apply the wound's effects as their rules
     /// say; the event is there so that a report can count wounds by level and location.
-    pub fn wound(&self, who: usize, location: Option<&str>, level: &str) -> Primitive<()> {
+    pub fn wound(&self, who: usize, location: Option<Name>, level: Name) -> Primitive<()> {
         let name = {
             let core = self.core();
             let combatant = &core.combatants[who];
             if let Some(location) = location
-                && !combatant.locations.contains_key(location)
+                && !combatant.locations.contains_key(&location)
             {
                 return Err(format!(
                     "{} has no location `{location}`",
                     combatant.spec.name
                 ));
             }
-            combatant.spec.name.clone()
+            combatant.spec.name
         };
         if level.trim().is_empty() {
             return Err("a wound needs a level: the name the ruleset gives it".into());
         }
         self.emit(Event::Wound {
             who: name,
-            location: location.map(str::to_string),
-            level: level.to_string(),
+            location,
+            level,
         });
         Ok(())
     }
@@ -509,7 +497,7 @@ impl FightHandle {
             let combatant = &mut core.combatants[who];
             (combatant.actions_left > 0).then(|| {
                 combatant.actions_left -= 1;
-                (combatant.spec.name.clone(), combatant.actions_left)
+                (combatant.spec.name, combatant.actions_left)
             })
         };
         match spent {
@@ -557,8 +545,8 @@ impl FightHandle {
                 interrupt,
             });
             [
-                core.combatants[who].spec.name.clone(),
-                core.combatants[until].spec.name.clone(),
+                core.combatants[who].spec.name,
+                core.combatants[until].spec.name,
             ]
         };
         let [who, until] = names;
@@ -578,12 +566,12 @@ impl FightHandle {
             let now = count.min(combatant.actions_left).max(0);
             combatant.actions_left -= now;
             combatant.actions_to_lose += count - now;
-            combatant.spec.name.clone()
+            combatant.spec.name
         };
         self.emit(Event::ActionsLost { who: name, count });
     }
 
-    pub fn has_condition(&self, who: usize, condition: &str) -> bool {
+    pub fn has_condition(&self, who: usize, condition: Name) -> bool {
         self.core().combatants[who].has_condition(condition)
     }
 
@@ -592,11 +580,16 @@ impl FightHandle {
     pub fn set_condition(
         &self,
         who: usize,
-        condition: &str,
+        condition: Name,
         length: i64,
         unit: DurationUnit,
     ) -> Primitive<()> {
-        if !self.ruleset().settings.conditions.contains_key(condition) {
+        if !self
+            .ruleset()
+            .settings
+            .conditions
+            .contains_key(condition.as_str())
+        {
             return Err(format!(
                 "`{condition}` is not a condition of ruleset.toml ([conditions])"
             ));
@@ -611,10 +604,10 @@ impl FightHandle {
             let combatant = &mut core.combatants[who];
             combatant.conditions.retain(|c| c.name != condition);
             combatant.conditions.push(ActiveCondition {
-                name: condition.to_string(),
+                name: condition,
                 remaining,
             });
-            combatant.spec.name.clone()
+            combatant.spec.name
         };
         let lasts = remaining.map(|r| match r {
             Remaining::Actions(n) => format!("{n} action{}", if n == 1 { "" } else { "s" }),
@@ -622,40 +615,35 @@ impl FightHandle {
         });
         self.emit(Event::ConditionSet {
             who: name,
-            condition: condition.to_string(),
+            condition,
             lasts,
         });
         Ok(())
     }
 
-    pub fn clear_condition(&self, who: usize, condition: &str) {
+    pub fn clear_condition(&self, who: usize, condition: Name) {
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
             let before = combatant.conditions.len();
             combatant.conditions.retain(|c| c.name != condition);
-            (combatant.conditions.len() < before).then(|| combatant.spec.name.clone())
+            (combatant.conditions.len() < before).then_some(combatant.spec.name)
         };
         if let Some(who) = name {
-            self.emit(Event::ConditionEnded {
-                who,
-                condition: condition.to_string(),
-            });
+            self.emit(Event::ConditionEnded { who, condition });
         }
     }
 
-    pub fn value(&self, who: usize, key: &str) -> i64 {
+    pub fn value(&self, who: usize, key: Name) -> i64 {
         self.core().combatants[who]
             .values
-            .get(key)
+            .get(&key)
             .copied()
             .unwrap_or(0)
     }
 
-    pub fn set_value(&self, who: usize, key: &str, value: i64) {
-        self.core().combatants[who]
-            .values
-            .insert(key.to_string(), value);
+    pub fn set_value(&self, who: usize, key: Name, value: i64) {
+        self.core().combatants[who].values.insert(key, value);
     }
 
     /// Roll dice (written as in the books) for `purpose`; logged.
@@ -755,9 +743,9 @@ impl FightHandle {
         let who_name = who.map(|w| self.name(w));
         self.emit(Event::TableRow {
             who: who_name,
-            table: rolled.table.clone(),
+            table: rolled.table.clone().into(),
             result: rolled.result,
-            row: row.name.value.clone(),
+            row: row.name.value.clone().into(),
             label: row.display_label().to_string(),
         });
         self.apply_actions(who, &row.actions, calls)?;
@@ -823,24 +811,24 @@ impl FightHandle {
                             ),
                             None => (0, DurationUnit::Actions),
                         };
-                        self.set_condition(who, &condition.value, length, unit)?;
+                        self.set_condition(who, condition.value, length, unit)?;
                     }
                 }
                 Action::Clear { condition } => {
                     if let Some(who) = who {
-                        self.clear_condition(who, &condition.value);
+                        self.clear_condition(who, condition.value);
                     }
                 }
                 Action::Set { value, to } => {
                     if let Some(who) = who {
-                        self.set_value(who, &value.value, *to);
+                        self.set_value(who, value.value, *to);
                     }
                 }
                 Action::Drop { not, which } => {
                     if let Some(who) = who
-                        && let Some(id) = self.weapon_in_hand(who, *not, &which.value)
+                        && let Some(id) = self.weapon_in_hand(who, *not, which.value)
                     {
-                        self.drop_weapon(who, &id)?;
+                        self.drop_weapon(who, id)?;
                     }
                 }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
@@ -925,14 +913,14 @@ impl FightHandle {
         self.emit(Event::Note { text });
     }
 
-    pub fn log_test(&self, who: usize, test: &str, target: i64, roll: i64, result: &str) {
+    pub fn log_test(&self, who: usize, test: Name, target: i64, roll: i64, result: Name) {
         let name = self.name(who);
         self.emit(Event::Test {
             who: name,
-            test: test.to_string(),
+            test,
             target,
             roll,
-            result: result.to_string(),
+            result,
         });
     }
 }
@@ -967,10 +955,10 @@ impl FightHandle {
         weapon: &str,
     ) -> Primitive<Vec<String>> {
         let list = self.effect_list(table)?;
-        let traits: Vec<String> = if weapon.is_empty() {
+        let traits: Vec<Name> = if weapon.is_empty() {
             Vec::new()
         } else {
-            self.weapon(weapon)?.traits.clone()
+            self.weapon(Name::new(weapon))?.traits.clone()
         };
         Ok(list
             .effects
@@ -986,7 +974,12 @@ impl FightHandle {
                     r.level.value == wanted
                 })
             })
-            .filter(|e| e.weapons.is_empty() || e.weapons.iter().any(|w| traits.contains(&w.value)))
+            .filter(|e| {
+                e.weapons.is_empty()
+                    || e.weapons
+                        .iter()
+                        .any(|w| traits.iter().any(|t| *t == w.value))
+            })
             .map(|e| e.name.value.clone())
             .collect())
     }

@@ -8,6 +8,7 @@
 //! exchange reads the attacker, the defender, the weapon and the attack's result.
 
 use crate::expr::{Domain, DomainId, Env, LookupRows, NO_DOMAIN, Resolution, Scope, Slot, Type};
+use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::{Key, Table, TableKind, Value};
 
@@ -34,7 +35,7 @@ pub struct Vocabulary {
     /// Statistics whose values are dice (`damage_modifier = "+1D4"`), rolled where read.
     pub dice_statistics: Vec<String>,
     /// Best first; a test's `level` is one of them.
-    pub success_levels: Vec<String>,
+    pub success_levels: Vec<Name>,
     /// The situational modifiers of every modifier list (`self.modifier.prone`).
     pub modifiers: Vec<String>,
 }
@@ -97,19 +98,19 @@ impl Who {
 /// option names) are kept as written and read by name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Read {
-    Characteristic(Who, String),
-    Skill(Who, String),
-    Statistic(Who, String),
+    Characteristic(Who, Name),
+    Skill(Who, Name),
+    Statistic(Who, Name),
     /// A dice statistic, rolled where read.
-    StatisticDice(Who, String),
+    StatisticDice(Who, Name),
     /// Whether the scenario gives this situational modifier to the combatant or to the
     /// whole fight.
-    ScenarioModifier(Who, String),
-    Value(Who, String),
-    Condition(Who, String),
-    Option(Who, String),
+    ScenarioModifier(Who, Name),
+    Value(Who, Name),
+    Condition(Who, Name),
+    Option(Who, Name),
     /// Whether a weapon in hand has the trait.
-    Holds(Who, String),
+    Holds(Who, Name),
     ActionsLeft(Who),
     /// Hit points left, over every location (or the pool).
     HitPoints(Who),
@@ -130,16 +131,16 @@ pub enum Read {
     /// The distance between `self` and `other`.
     Distance,
     Round,
-    FightOption(String),
+    FightOption(Name),
     /// Whether the decision offers this option.
-    Offered(String),
+    Offered(Name),
     /// Whether the scenario gives the combatant this statistic.
-    Given(Who, String),
+    Given(Who, Name),
     /// The skill a text statistic names (`combat_style = "sword_and_shield"`), or the
     /// first skill listed when the statistic is not given.
-    SkillOf(Who, String),
+    SkillOf(Who, Name),
     /// A trait of `item`: the weapon an option names, or the one `any(weapons, ...)` is at.
-    ItemTrait(String),
+    ItemTrait(Name),
     ItemSize,
     ItemReach,
     /// The armour and hit points of `self`'s location that an option names.
@@ -177,7 +178,7 @@ pub enum Read {
     LocationMaxHitPoints,
     /// The size and traits of the weapon the defender reacts with (`parry.size`).
     ParrySize,
-    ParryTrait(String),
+    ParryTrait(Name),
     /// How many times the winner chose the effect of this index (`chosen.bleed`).
     Chosen(u8),
     /// Whether the test being rolled is the exchange's attack (not a defence or a
@@ -280,7 +281,14 @@ impl<'v> FightScope<'v> {
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
                 domain("weapon reach", &vocabulary.weapon_reaches),
-                domain("success level", &vocabulary.success_levels),
+                Domain {
+                    what: "success level".into(),
+                    members: vocabulary
+                        .success_levels
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect(),
+                },
             ],
         }
     }
@@ -644,7 +652,7 @@ pub struct Bound<'a> {
     pub me: usize,
     pub other: Option<usize>,
     pub item: Option<&'a Weapon>,
-    pub location: Option<&'a str>,
+    pub location: Option<Name>,
     /// The test being rolled: its roll, total and target so far.
     pub test: TestResult,
     pub attack: Option<TestResult>,
@@ -720,11 +728,11 @@ pub struct World<'a> {
     pub core: &'a Core,
     pub equipment: &'a Equipment,
     pub vocabulary: &'a Vocabulary,
-    pub fight_options: &'a [String],
+    pub fight_options: &'a [Name],
     /// The situational modifiers the scenario gives the whole fight.
-    pub fight_modifiers: &'a [String],
+    pub fight_modifiers: &'a [Name],
     /// The options of the decision being made (none outside a decision).
-    pub offered: &'a [String],
+    pub offered: &'a [Name],
 }
 
 /// A decision as its rules read it: the fight's state, the decider, the combatant the
@@ -752,22 +760,22 @@ impl<'a> DecisionView<'a> {
 
     /// Bind what `option` names: a combatant as `other`, a weapon as `item`, one of
     /// `self`'s locations as `location`.
-    pub fn consider(&mut self, option: &'a str) {
+    pub fn consider(&mut self, option: Name) {
         let core = self.world.core;
         self.bound.other = core.combatants.iter().position(|c| c.spec.name == option);
         self.bound.item = weapon(self.world.equipment, option);
         self.bound.location = core.combatants[self.bound.me]
             .locations
-            .contains_key(option)
+            .contains_key(&option)
             .then_some(option);
     }
 }
 
-pub(crate) fn weapon<'e>(equipment: &'e Equipment, id: &str) -> Option<&'e Weapon> {
+pub(crate) fn weapon(equipment: &Equipment, id: Name) -> Option<&Weapon> {
     equipment
         .weapons
-        .get(id)
-        .or_else(|| equipment.shields.get(id))
+        .get(&id)
+        .or_else(|| equipment.shields.get(&id))
 }
 
 /// The `index`-th weapon `me` holds, in the order it holds them.
@@ -792,7 +800,7 @@ pub(crate) fn weapon_at<'e>(
         .weapons
         .iter()
         .filter(|state| state.place == place)
-        .filter_map(|state| weapon(equipment, &state.id))
+        .filter_map(|state| weapon(equipment, state.id))
         .nth(index)
 }
 
@@ -828,9 +836,9 @@ impl<'a> World<'a> {
             Read::Characteristic(who, name) => combatant(*who)
                 .and_then(|c| c.spec.characteristics.get(name).copied())
                 .unwrap_or(0),
-            Read::Skill(who, name) => combatant(*who).map_or(0, |c| c.skill(name)),
+            Read::Skill(who, name) => combatant(*who).map_or(0, |c| c.skill(*name)),
             Read::Statistic(who, name) => combatant(*who)
-                .and_then(|c| match c.statistic(name) {
+                .and_then(|c| match c.statistic(*name) {
                     Some(crate::scenario::Statistic::Number(n)) => Some(*n),
                     _ => None,
                 })
@@ -865,21 +873,21 @@ impl<'a> World<'a> {
             }),
             Read::Round => i64::from(core.round),
             Read::SkillOf(who, statistic) => {
-                combatant(*who).map_or(0, |c| match c.statistic(statistic) {
-                    Some(crate::scenario::Statistic::Text(skill)) => c.skill(skill),
+                combatant(*who).map_or(0, |c| match c.statistic(*statistic) {
+                    Some(crate::scenario::Statistic::Text(skill)) => c.skill(*skill),
                     _ => c
                         .spec
                         .skills
                         .keys()
                         .next()
-                        .map_or(0, |first| c.skill(first)),
+                        .map_or(0, |first| c.skill(*first)),
                 })
             }
             Read::LocationArmour | Read::LocationHitPoints | Read::LocationMaxHitPoints => {
                 let owner = bound.location_of.unwrap_or(bound.me);
                 bound
                     .location
-                    .and_then(|name| core.combatants[owner].locations.get(name))
+                    .and_then(|name| core.combatants[owner].locations.get(&name))
                     .map_or(0, |location| match read {
                         Read::LocationArmour => location.armour,
                         Read::LocationHitPoints => location.hit_points,
@@ -903,7 +911,7 @@ impl<'a> World<'a> {
         let core = self.core;
         let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
         match read {
-            Read::Condition(who, name) => combatant(*who).is_some_and(|c| c.has_condition(name)),
+            Read::Condition(who, name) => combatant(*who).is_some_and(|c| c.has_condition(*name)),
             Read::Option(who, name) => {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
             }
@@ -912,7 +920,7 @@ impl<'a> World<'a> {
                 c.weapons
                     .iter()
                     .filter(|held| held.place == WeaponPlace::InHand)
-                    .filter_map(|held| weapon(self.equipment, &held.id))
+                    .filter_map(|held| weapon(self.equipment, held.id))
                     .any(|weapon| weapon.traits.iter().any(|t| t == name))
             }),
             Read::FightOption(name) => self.fight_options.contains(name),
@@ -921,7 +929,7 @@ impl<'a> World<'a> {
                     || combatant(*who).is_some_and(|c| c.spec.modifiers.contains(name))
             }
             Read::Offered(option) => self.offered.contains(option),
-            Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(name).is_some()),
+            Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(*name).is_some()),
             Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
             Read::Reaction(index) => bound.reaction == *index,
             Read::Attacking => bound.attacking,
@@ -932,8 +940,8 @@ impl<'a> World<'a> {
     }
 
     pub fn symbol(&self, bound: &Bound<'_>, read: &Read) -> u32 {
-        let place = |list: &[String], name: Option<&String>| {
-            name.and_then(|name| list.iter().position(|n| n == name))
+        let place = |list: &[String], name: Option<&Name>| {
+            name.and_then(|name| list.iter().position(|n| name == n))
                 .map_or(u32::MAX, |at| at as u32)
         };
         let item = bound.item;

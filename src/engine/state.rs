@@ -1,7 +1,6 @@
 //! The state of a fight: combatants as they change, round by round.
 
-use indexmap::IndexMap;
-
+use crate::names::{Name, NameMap};
 use crate::scenario::{CombatantSpec, Skill, Statistic};
 
 /// A combatant in the fight: the scenario's figures, and what has happened to them.
@@ -9,7 +8,7 @@ use crate::scenario::{CombatantSpec, Skill, Statistic};
 pub struct Combatant {
     pub spec: CombatantSpec,
     /// Hit points per location (one location `total` where the ruleset has none).
-    pub locations: IndexMap<String, Location>,
+    pub locations: NameMap<Location>,
     pub weapons: Vec<WeaponState>,
     pub conditions: Vec<ActiveCondition>,
     pub initiative: i64,
@@ -21,7 +20,7 @@ pub struct Combatant {
     pub actions_to_lose: i64,
     pub out: bool,
     /// Numbers a ruleset keeps on a combatant between hooks (`fight.set_value`).
-    pub values: IndexMap<String, i64>,
+    pub values: NameMap<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +32,7 @@ pub struct Location {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WeaponState {
-    pub id: String,
+    pub id: Name,
     pub hit_points: i64,
     pub place: WeaponPlace,
 }
@@ -51,7 +50,7 @@ pub enum WeaponPlace {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActiveCondition {
-    pub name: String,
+    pub name: Name,
     /// What is left of its duration; `None` lasts until cleared.
     pub remaining: Option<Remaining>,
 }
@@ -65,7 +64,7 @@ pub enum Remaining {
 }
 
 impl Combatant {
-    pub fn new(spec: CombatantSpec, locations: &[String], weapon_hp: impl Fn(&str) -> i64) -> Self {
+    pub fn new(spec: CombatantSpec, locations: &[String], weapon_hp: impl Fn(Name) -> i64) -> Self {
         // A `total` pool given beside a hit location table is one more location.
         let pool = (!locations.iter().any(|l| l == "total")
             && spec.hit_points.contains_key("total"))
@@ -80,14 +79,14 @@ impl Combatant {
                     max_hit_points: hit_points,
                     armour: i64::from(spec.armour.get(name).copied().unwrap_or(0)),
                 };
-                (name.clone(), location)
+                (Name::new(name), location)
             })
             .collect();
         let weapons = spec
             .weapons
             .iter()
-            .map(|id| WeaponState {
-                id: id.clone(),
+            .map(|&id| WeaponState {
+                id,
                 hit_points: weapon_hp(id),
                 place: WeaponPlace::InHand,
             })
@@ -102,28 +101,28 @@ impl Combatant {
             actions_left: 0,
             actions_to_lose: 0,
             out: false,
-            values: IndexMap::new(),
+            values: NameMap::default(),
         }
     }
 
-    pub fn name(&self) -> &str {
-        &self.spec.name
+    pub fn name(&self) -> Name {
+        self.spec.name
     }
 
-    pub fn has_condition(&self, name: &str) -> bool {
+    pub fn has_condition(&self, name: Name) -> bool {
         self.conditions.iter().any(|c| c.name == name)
     }
 
     /// A skill as a number (a dice-code skill counts its dice's mean).
-    pub fn skill(&self, name: &str) -> i64 {
-        match self.spec.skills.get(name) {
+    pub fn skill(&self, name: Name) -> i64 {
+        match self.spec.skills.get(&name) {
             Some(Skill::Number(n)) => *n,
             Some(Skill::Dice(dice)) => dice.mean().round() as i64,
             None => 0,
         }
     }
 
-    pub fn statistic(&self, name: &str) -> Option<&Statistic> {
-        self.spec.statistics.get(name)
+    pub fn statistic(&self, name: Name) -> Option<&Statistic> {
+        self.spec.statistics.get(&name)
     }
 }

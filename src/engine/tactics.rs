@@ -3,10 +3,10 @@
 //! it is offered and its guard holds, or takes the offered option that scores highest
 //! (or lowest) by an expression. A list can only ever answer with an offered option.
 
-use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::expr::{Condition, Number};
+use crate::names::{Name, NameMap};
 
 use super::Core;
 use super::chooser::Decision;
@@ -17,10 +17,10 @@ use crate::ruleset::Equipment;
 #[derive(Clone, Debug, Default)]
 pub struct Tactics {
     /// `tactics.toml`: everyone's lists.
-    pub decisions: IndexMap<String, PriorityList>,
+    pub decisions: NameMap<PriorityList>,
     /// `tactics/<style>.toml`: lists a scenario may give a side or a combatant; a
     /// decision a style does not list is answered by the lists everyone has.
-    pub styles: IndexMap<String, IndexMap<String, PriorityList>>,
+    pub styles: NameMap<NameMap<PriorityList>>,
     /// The ruleset's names the lists were compiled against.
     pub vocabulary: Vocabulary,
 }
@@ -60,7 +60,7 @@ pub struct Rule {
 #[derive(Clone, Debug)]
 pub enum Pick {
     /// This option, when offered.
-    Option(String),
+    Option(Name),
     /// The first offered option for which the condition holds.
     First(Condition),
     /// The offered option with the highest value (the first of equals).
@@ -77,13 +77,13 @@ impl Tactics {
         &self,
         core: &Core,
         equipment: &Equipment,
-        fight_options: &[String],
-        fight_modifiers: &[String],
+        fight_options: &[Name],
+        fight_modifiers: &[Name],
         decision: &Decision,
-    ) -> Option<String> {
-        let style = core.combatants[decision.who].spec.tactics.as_ref();
+    ) -> Option<Name> {
+        let style = core.combatants[decision.who].spec.tactics;
         let list = style
-            .and_then(|style| self.styles.get(style))
+            .and_then(|style| self.styles.get(&style))
             .and_then(|lists| lists.get(&decision.name))
             .or_else(|| self.decisions.get(&decision.name))?;
         let world = World {
@@ -101,30 +101,26 @@ impl Tactics {
         for rule in &list.rules {
             match &rule.pick {
                 Pick::Option(option) => {
-                    let Some(offered) = decision
-                        .options
-                        .iter()
-                        .find(|o| o.as_str() == option.as_str())
-                    else {
+                    if !decision.options.contains(option) {
                         continue;
-                    };
-                    view.consider(offered);
+                    }
+                    view.consider(*option);
                     if holds(&mut view, &rule.guard) {
-                        return Some(option.clone());
+                        return Some(*option);
                     }
                 }
                 Pick::First(condition) => {
-                    for option in &decision.options {
+                    for &option in &decision.options {
                         view.consider(option);
                         if holds(&mut view, &rule.guard) && condition.eval(&mut view) {
-                            return Some(option.clone());
+                            return Some(option);
                         }
                     }
                 }
                 Pick::Highest(score) | Pick::Lowest(score) => {
                     let lowest = matches!(rule.pick, Pick::Lowest(_));
-                    let mut best: Option<(i64, &String)> = None;
-                    for option in &decision.options {
+                    let mut best: Option<(i64, Name)> = None;
+                    for &option in &decision.options {
                         view.consider(option);
                         if !holds(&mut view, &rule.guard) {
                             continue;
@@ -141,11 +137,11 @@ impl Tactics {
                         }
                     }
                     if let Some((_, option)) = best {
-                        return Some(option.clone());
+                        return Some(option);
                     }
                 }
             }
         }
-        decision.options.first().cloned()
+        decision.options.first().copied()
     }
 }

@@ -5,6 +5,8 @@ mod text;
 
 use serde::Serialize;
 
+use crate::names::Name;
+
 pub use text::render_text;
 
 /// One thing that happened in a fight.
@@ -20,7 +22,7 @@ pub enum Event {
         round: u32,
     },
     Initiative {
-        who: String,
+        who: Name,
         value: i64,
     },
     /// The order of the round, best first, with each one's actions.
@@ -28,111 +30,111 @@ pub enum Event {
         order: Vec<OrderEntry>,
     },
     Turn {
-        who: String,
+        who: Name,
         actions_left: i64,
     },
     Roll {
         #[serde(skip_serializing_if = "Option::is_none")]
-        who: Option<String>,
+        who: Option<Name>,
         purpose: String,
         dice: String,
         faces: Vec<u32>,
         total: i64,
     },
     Test {
-        who: String,
-        test: String,
+        who: Name,
+        test: Name,
         target: i64,
         roll: i64,
-        result: String,
+        result: Name,
     },
     Choice {
-        who: String,
-        decision: String,
-        options: Vec<String>,
-        chosen: String,
-        by: String,
+        who: Name,
+        decision: Name,
+        options: Vec<Name>,
+        chosen: Name,
+        by: Name,
     },
     TableRow {
         #[serde(skip_serializing_if = "Option::is_none")]
-        who: Option<String>,
-        table: String,
+        who: Option<Name>,
+        table: Name,
         result: i64,
-        row: String,
+        row: Name,
         label: String,
     },
     Damage {
-        who: String,
-        location: String,
+        who: Name,
+        location: Name,
         amount: i64,
         hit_points: i64,
     },
     /// A wound of a level the ruleset names (its wound levels), at a location or to the pool.
     Wound {
-        who: String,
+        who: Name,
         #[serde(skip_serializing_if = "Option::is_none")]
-        location: Option<String>,
-        level: String,
+        location: Option<Name>,
+        level: Name,
     },
     /// A defence took so much off a blow's damage before it reached a location (a parry).
     Deflected {
-        who: String,
+        who: Name,
         amount: i64,
     },
     /// An opposed test against the opponent's original roll (`resist TEST or ...`):
     /// whether the combatant resisted.
     Resisted {
-        who: String,
+        who: Name,
         resisted: bool,
     },
     /// A blow forced a combatant back so many metres.
     Knockback {
-        who: String,
+        who: Name,
         metres: i64,
     },
     /// Armour points of a location changed.
     Armour {
-        who: String,
-        location: String,
+        who: Name,
+        location: Name,
         armour: i64,
     },
     /// Two combatants are now this far apart.
     Distance {
-        between: [String; 2],
+        between: [Name; 2],
         distance: i64,
     },
     ActionSpent {
-        who: String,
+        who: Name,
         reason: String,
         actions_left: i64,
     },
     /// A combatant holds its action until another acts (to act after it, or to try to
     /// interrupt it).
     Waits {
-        who: String,
-        until: String,
+        who: Name,
+        until: Name,
         interrupt: bool,
     },
     ActionsLost {
-        who: String,
+        who: Name,
         count: i64,
     },
     ConditionSet {
-        who: String,
-        condition: String,
+        who: Name,
+        condition: Name,
         #[serde(skip_serializing_if = "Option::is_none")]
         lasts: Option<String>,
     },
     ConditionEnded {
-        who: String,
-        condition: String,
+        who: Name,
+        condition: Name,
     },
     /// A line a script wrote with `fight.log(...)`.
     Note {
         text: String,
     },
     OutOfFight {
-        who: String,
+        who: Name,
     },
     RoundEnded {
         round: u32,
@@ -140,20 +142,20 @@ pub enum Event {
     FightEnded {
         rounds: u32,
         #[serde(skip_serializing_if = "Option::is_none")]
-        winner: Option<String>,
-        standing: Vec<String>,
+        winner: Option<Name>,
+        standing: Vec<Name>,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OrderEntry {
-    pub who: String,
+    pub who: Name,
     pub initiative: i64,
     pub actions: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CombatantLine {
-    pub name: String,
-    pub side: String,
+    pub name: Name,
+    pub side: Name,
 }

@@ -81,7 +81,7 @@ pub fn render_text(event: &Event, out: &mut String) {
                 writeln!(
                     out,
                     "    {who} chooses {decision}: {chosen} (of {}; {by})",
-                    options.join(", ")
+                    crate::names::join(options, ", ")
                 )
             } else {
                 writeln!(out, "    {who} {decision}: {chosen}")
@@ -191,13 +191,13 @@ pub fn render_text(event: &Event, out: &mut String) {
                 out,
                 "\n{winner} win after {}; standing: {}",
                 count(i64::from(*rounds), "round"),
-                standing.join(", ")
+                crate::names::join(standing, ", ")
             ),
             None => writeln!(
                 out,
                 "\nNo winner after {}; standing: {}",
                 count(i64::from(*rounds), "round"),
-                standing.join(", ")
+                crate::names::join(standing, ", ")
             ),
         },
     };

@@ -171,6 +171,14 @@ fn lower_name(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<String> {
     Spanned::new(pair.as_str().to_string(), origin.span(pair.as_span()))
 }
 
+/// A name the fight compares often (a condition, a value, a trait): interned.
+fn lower_interned(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<crate::names::Name> {
+    Spanned::new(
+        crate::names::Name::new(pair.as_str()),
+        origin.span(pair.as_span()),
+    )
+}
+
 /// The text of a string (or of a rule wrapping one), unescaped, with line breaks and the
 /// indentation after them folded into single spaces so that long texts can be wrapped.
 fn lower_text(pair: Pair<'_, Rule>) -> String {
@@ -399,7 +407,7 @@ fn lower_action(
             table: lower_name(origin, children.expect(Rule::name, "a table name")?),
         },
         Rule::condition_action => {
-            let condition = lower_name(origin, children.expect(Rule::name, "a condition")?);
+            let condition = lower_interned(origin, children.expect(Rule::name, "a condition")?);
             let duration = match children.optional(Rule::duration) {
                 Some(duration) => {
                     let mut parts = Children::of(origin, duration, "a duration");
@@ -418,18 +426,18 @@ fn lower_action(
             }
         }
         Rule::set_action => Action::Set {
-            value: lower_name(origin, children.expect(Rule::name, "a value's name")?),
+            value: lower_interned(origin, children.expect(Rule::name, "a value's name")?),
             to: lower_integer(origin, &children.expect(Rule::signed_int, "a number")?)?,
         },
         Rule::drop_action => {
             let not = children.optional(Rule::drop_not).is_some();
             Action::Drop {
                 not,
-                which: lower_name(origin, children.expect(Rule::name, "a weapon trait")?),
+                which: lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
             }
         }
         Rule::clear_action => Action::Clear {
-            condition: lower_name(origin, children.expect(Rule::name, "a condition")?),
+            condition: lower_interned(origin, children.expect(Rule::name, "a condition")?),
         },
         Rule::resist_action | Rule::test_action => {
             let test = lower_name(origin, children.expect(Rule::name, "a test")?);

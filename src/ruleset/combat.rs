@@ -46,6 +46,7 @@ use crate::engine::pipeline::{
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::expr::{Condition, Number, compile_bool, compile_number};
+use crate::names::Name;
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
 use crate::tables::{Action, Cell, Key, ModifierItem, ModifierValue, Table, TableKind};
@@ -358,7 +359,7 @@ impl<'a> Compiler<'a> {
 
     /// A test's levels, `[level, condition]` pairs in the order written; the place is
     /// set by the caller.
-    fn levels(&mut self, written: &[(Text, Text)], success_levels: &[String]) -> Vec<Level> {
+    fn levels(&mut self, written: &[(Text, Text)], success_levels: &[Name]) -> Vec<Level> {
         let mut levels = Vec::new();
         for (level, guard) in written {
             let condition = self.condition(guard);
@@ -371,7 +372,7 @@ impl<'a> Compiler<'a> {
                     "affray::combat::unknown_level",
                     "success level",
                     level,
-                    success_levels.to_vec(),
+                    success_levels.iter().map(|l| l.to_string()).collect(),
                 ),
             }
         }
@@ -433,7 +434,7 @@ impl<'a> Compiler<'a> {
         &mut self,
         text: &Text,
         names: &Names<'_>,
-        levels: &[String],
+        levels: &[Name],
     ) -> Option<OutcomeMatrix> {
         let table = self.table(text, names, "matrix")?;
         let TableKind::Matrix(matrix) = &table.kind else {
@@ -499,7 +500,7 @@ impl<'a> Compiler<'a> {
             }
         }
         Some(OutcomeMatrix {
-            table: text.get_ref().clone(),
+            table: text.get_ref().clone().into(),
             levels: count,
             cells,
         })
@@ -585,7 +586,7 @@ impl<'a> Compiler<'a> {
             }
             if let Some(guard) = guard {
                 modifiers.push(TestModifier {
-                    name: name.clone(),
+                    name: name.clone().into(),
                     value,
                     group,
                     guard,
@@ -624,9 +625,9 @@ impl<'a> Compiler<'a> {
                     );
                 }
                 if avoid {
-                    ReactionWeapon::Avoid(word.clone())
+                    ReactionWeapon::Avoid(word.clone().into())
                 } else {
-                    ReactionWeapon::Prefer(word.clone())
+                    ReactionWeapon::Prefer(word.clone().into())
                 }
             }
             _ => {
@@ -647,7 +648,7 @@ impl<'a> Compiler<'a> {
         &mut self,
         entry: &EffectsEntry,
         names: &Names<'_>,
-        levels: &[String],
+        levels: &[Name],
     ) -> Option<EffectsStage> {
         let table = self.table(&entry.list, names, "effects")?;
         let TableKind::Effects(list) = &table.kind else {
@@ -670,7 +671,7 @@ impl<'a> Compiler<'a> {
             .effects
             .iter()
             .map(|effect| EffectRule {
-                name: effect.name.value.clone(),
+                name: effect.name.value.clone().into(),
                 offensive: effect.offensive,
                 defensive: effect.defensive,
                 stackable: effect.stackable,
@@ -681,7 +682,7 @@ impl<'a> Compiler<'a> {
                         .position(|l| *l == r.level.value)
                         .map(|at| (r.opponent, at as u32))
                 }),
-                traits: effect.weapons.iter().map(|w| w.value.clone()).collect(),
+                traits: effect.weapons.iter().map(|w| Name::new(&w.value)).collect(),
                 actions: effect.actions.clone(),
                 offered: None,
                 guard: None,
@@ -690,8 +691,12 @@ impl<'a> Compiler<'a> {
             })
             .collect();
         Some(EffectsStage {
-            table: entry.list.get_ref().clone(),
-            decision: entry.decision.clone().unwrap_or_else(|| "effect".into()),
+            table: entry.list.get_ref().clone().into(),
+            decision: entry
+                .decision
+                .clone()
+                .unwrap_or_else(|| "effect".into())
+                .into(),
             count: None,
             effects,
         })
@@ -726,7 +731,7 @@ impl<'a> Compiler<'a> {
                 .unwrap_or(Span::new(0, 0));
                 let known: Vec<String> = stage
                     .as_ref()
-                    .map(|s| s.effects.iter().map(|e| e.name.clone()).collect())
+                    .map(|s| s.effects.iter().map(|e| e.name.to_string()).collect())
                     .unwrap_or_default();
                 self.rule(
                     span,
@@ -954,7 +959,11 @@ pub(super) fn compile_combat(
                     "affray::combat::unknown_level",
                     "success level",
                     level,
-                    vocabulary.success_levels.clone(),
+                    vocabulary
+                        .success_levels
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect(),
                 ),
             }
         }
@@ -970,8 +979,8 @@ pub(super) fn compile_combat(
         }
         if let (Some(roll), Some(target)) = (roll, target) {
             tests.push(TestKind {
-                skill_of: entry.skill_of.as_ref().map(|s| s.get_ref().clone()),
-                name: name.clone(),
+                skill_of: entry.skill_of.as_ref().map(|s| Name::new(s.get_ref())),
+                name: name.clone().into(),
                 roll,
                 total,
                 target,
@@ -1013,7 +1022,7 @@ pub(super) fn compile_combat(
                 }
                 let test = test_of(compiler, &bare.test);
                 test.filter(|_| known).map(|test| BareHands {
-                    weapon: bare.weapon.get_ref().clone(),
+                    weapon: bare.weapon.get_ref().clone().into(),
                     test,
                 })
             })
@@ -1061,7 +1070,7 @@ pub(super) fn compile_combat(
                 && bare_hands.as_ref().is_none_or(Option::is_some)
             {
                 reactions.push(Reaction {
-                    name: reaction.name.get_ref().clone(),
+                    name: reaction.name.get_ref().clone().into(),
                     guard,
                     test,
                     cost: i64::from(reaction.cost.unwrap_or(1)),
@@ -1071,7 +1080,8 @@ pub(super) fn compile_combat(
                     withdraw_decision: reaction
                         .withdraw_decision
                         .clone()
-                        .unwrap_or_else(|| format!("withdraw_{}", reaction.name.get_ref())),
+                        .unwrap_or_else(|| format!("withdraw_{}", reaction.name.get_ref()))
+                        .into(),
                     free,
                     actions,
                 });
@@ -1087,7 +1097,11 @@ pub(super) fn compile_combat(
                     "affray::combat::unknown_level",
                     "success level",
                     text,
-                    vocabulary.success_levels.clone(),
+                    vocabulary
+                        .success_levels
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect(),
                 );
             }
             found.map(|at| at as u32)
@@ -1102,7 +1116,7 @@ pub(super) fn compile_combat(
             .and_then(|e| compiler.effects(e, names, &vocabulary.success_levels));
         compiler.scope.effects = effects
             .as_ref()
-            .map(|stage| stage.effects.iter().map(|e| e.name.clone()).collect())
+            .map(|stage| stage.effects.iter().map(|e| e.name.to_string()).collect())
             .unwrap_or_default();
         if let (Some(stage), Some(count)) = (
             effects.as_mut(),
@@ -1196,7 +1210,7 @@ pub(super) fn compile_combat(
             };
             if let (Some(guard), Some(actions)) = (guard, actions) {
                 wounds.push(WoundRule {
-                    level: wound.level.clone(),
+                    level: wound.level.clone().into(),
                     guard,
                     actions,
                 });
@@ -1281,7 +1295,7 @@ pub(super) fn compile_combat(
                 match (guard, actions) {
                     (Some(None), _) | (_, None) => complete = false,
                     (guard, Some(actions)) => options.push(InsteadOption {
-                        name: option.name.clone(),
+                        name: option.name.clone().into(),
                         guard: guard.flatten(),
                         locate: option.location,
                         actions,
@@ -1289,7 +1303,7 @@ pub(super) fn compile_combat(
                 }
             }
             guard.filter(|_| complete).map(|guard| Instead {
-                decision: entry.decision.clone(),
+                decision: entry.decision.clone().into(),
                 guard,
                 options,
             })
@@ -1310,8 +1324,8 @@ pub(super) fn compile_combat(
             && (entry.knockback.is_none() || knockback.is_some())
         {
             exchanges.push(Exchange {
-                name: name.clone(),
-                label: entry.label.clone().unwrap_or_else(|| name.clone()),
+                name: name.clone().into(),
+                label: entry.label.clone().unwrap_or_else(|| name.clone()).into(),
                 test,
                 weapon,
                 bare_hands: bare_hands.flatten(),
@@ -1322,10 +1336,10 @@ pub(super) fn compile_combat(
                 hits,
                 damage,
                 reduction,
-                location,
+                location: location.map(Name::from),
                 choose_location,
                 redirect_location,
-                locations,
+                locations: locations.iter().map(Name::from).collect(),
                 armour,
                 wounds,
                 after,
@@ -1368,7 +1382,7 @@ pub(super) fn compile_combat(
             && (entry.guard.is_none() || guard.is_some())
         {
             choices.push(TurnAction {
-                name: entry.name.get_ref().clone(),
+                name: entry.name.get_ref().clone().into(),
                 guard,
                 exchange,
                 before,

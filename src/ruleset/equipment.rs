@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::dice::DiceExpr;
+use crate::names::{Name, NameMap};
 
 /// The file as written.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -89,8 +90,8 @@ pub enum EquipmentValue {
 /// The resolved equipment.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Equipment {
-    pub weapons: IndexMap<String, Weapon>,
-    pub shields: IndexMap<String, Weapon>,
+    pub weapons: NameMap<Weapon>,
+    pub shields: NameMap<Weapon>,
     pub armour: IndexMap<String, Armour>,
 }
 
@@ -102,9 +103,9 @@ pub struct Weapon {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<DiceExpr>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<String>,
+    pub size: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reach: Option<String>,
+    pub reach: Option<Name>,
     pub ap: u32,
     pub hp: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,7 +113,7 @@ pub struct Weapon {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hands: Option<u8>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub traits: Vec<String>,
+    pub traits: Vec<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]

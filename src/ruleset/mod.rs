@@ -172,7 +172,7 @@ impl Ruleset {
     /// The resolved model, for `affray dump`.
     pub fn dump(&self) -> impl Serialize + '_ {
         fn written(
-            lists: &IndexMap<String, crate::engine::tactics::PriorityList>,
+            lists: &crate::names::NameMap<crate::engine::tactics::PriorityList>,
         ) -> IndexMap<&str, &[WrittenRule]> {
             lists
                 .iter()

@@ -16,6 +16,7 @@ use super::tactics::{TacticsFile, compile_lists};
 use crate::engine::pipeline::Combat;
 use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
+use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
 use crate::script::{Hooks, Script, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
@@ -118,7 +119,7 @@ pub(super) fn resolve(
         styles: inputs
             .styles
             .iter()
-            .map(|(style, file)| (style.clone(), lists(file)))
+            .map(|(style, file)| (Name::new(style), lists(file)))
             .collect(),
         vocabulary: vocabulary.clone(),
     };
@@ -160,7 +161,7 @@ pub(super) fn resolve(
         problems,
     );
     let combat = decoded_combat.and_then(|(decoded, file)| {
-        let weapons: Vec<String> = equipment.weapons.keys().cloned().collect();
+        let weapons: Vec<String> = equipment.weapons.keys().map(|id| id.to_string()).collect();
         compile_combat(&decoded, &vocabulary, &names, &weapons, file, problems)
     });
     // A step is said once: by combat.toml or by a hook. A `choices` hook may offer the
@@ -476,7 +477,11 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .filter(|(_, kind)| **kind == StatisticKind::Text)
             .map(|(name, _)| name.clone())
             .collect(),
-        success_levels: settings.success_level_names(),
+        success_levels: settings
+            .success_level_names()
+            .iter()
+            .map(Name::from)
+            .collect(),
         dice_statistics: settings
             .statistics
             .iter()
@@ -564,13 +569,17 @@ fn resolve_equipment(
         Some(Weapon {
             name: entry.name.clone(),
             damage,
-            size: entry.size.as_ref().map(|s| s.get_ref().clone()),
-            reach: entry.reach.as_ref().map(|r| r.get_ref().clone()),
+            size: entry.size.as_ref().map(|s| Name::new(s.get_ref())),
+            reach: entry.reach.as_ref().map(|r| Name::new(r.get_ref())),
             ap: entry.ap,
             hp: entry.hp,
             enc: entry.enc,
             hands: entry.hands,
-            traits: entry.traits.iter().map(|t| t.get_ref().clone()).collect(),
+            traits: entry
+                .traits
+                .iter()
+                .map(|t| Name::new(t.get_ref()))
+                .collect(),
             range: entry.range,
             load: entry.load,
             skill: entry.skill.clone(),
@@ -582,12 +591,12 @@ fn resolve_equipment(
     let weapons = decoded
         .weapons
         .iter()
-        .filter_map(|(id, entry)| weapon(entry).map(|w| (id.clone(), w)))
+        .filter_map(|(id, entry)| weapon(entry).map(|w| (Name::new(id), w)))
         .collect();
     let shields = decoded
         .shields
         .iter()
-        .filter_map(|(id, entry)| weapon(entry).map(|w| (id.clone(), w)))
+        .filter_map(|(id, entry)| weapon(entry).map(|w| (Name::new(id), w)))
         .collect();
     let armour = decoded
         .armour
@@ -844,7 +853,11 @@ impl Names<'_> {
                     Some(_) => {}
                 },
                 Action::Condition { condition, .. } | Action::Clear { condition } => {
-                    if !self.settings.conditions.contains_key(&condition.value) {
+                    if !self
+                        .settings
+                        .conditions
+                        .contains_key(condition.value.as_str())
+                    {
                         problems.push(
                             UnknownName::new(
                                 "affray::table::unknown_condition",
@@ -875,7 +888,7 @@ impl Names<'_> {
                 Action::Drop { which, .. } => {
                     let traits = &self.settings.weapon_traits;
                     if which.value != "weapon"
-                        && !traits.iter().any(|t| *t.get_ref() == which.value)
+                        && !traits.iter().any(|t| which.value == *t.get_ref())
                     {
                         let mut known = vec!["weapon".to_string()];
                         known.extend(traits.iter().map(|t| t.get_ref().clone()));

@@ -22,6 +22,7 @@ use super::problem::RulesetProblem;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
 use crate::engine::tactics::{Pick, PriorityList, Rule, WrittenRule};
 use crate::expr::{compile_bool, compile_number};
+use crate::names::{Name, NameMap};
 use crate::source::{SourceFile, Span};
 
 /// One entry of a list as written.
@@ -53,8 +54,8 @@ pub(super) fn compile_lists(
     vocabulary: &Vocabulary,
     file: &SourceFile,
     problems: &mut Problems,
-) -> IndexMap<String, PriorityList> {
-    let mut lists = IndexMap::new();
+) -> NameMap<PriorityList> {
+    let mut lists = NameMap::default();
     for (decision, entries) in decoded {
         let mut scope = FightScope::new(
             vocabulary,
@@ -102,7 +103,7 @@ pub(super) fn compile_lists(
                     .ok()
             };
             let pick = match (&rule.choose, &rule.highest, &rule.lowest, &rule.first) {
-                (Some(option), ..) => Some(Pick::Option(option.get_ref().clone())),
+                (Some(option), ..) => Some(Pick::Option(Name::new(option.get_ref()))),
                 (_, Some(score), ..) => number(score, &mut scope).map(Pick::Highest),
                 (_, _, Some(score), _) => number(score, &mut scope).map(Pick::Lowest),
                 (.., Some(condition)) => compile_bool(
@@ -128,7 +129,7 @@ pub(super) fn compile_lists(
             }
         }
         lists.insert(
-            decision.clone(),
+            Name::new(decision),
             PriorityList {
                 reads: scope.reads,
                 rules,

@@ -14,6 +14,7 @@ use serde::Serialize;
 pub use problem::ScenarioProblem;
 
 use crate::dice::DiceExpr;
+use crate::names::{Name, NameMap};
 use crate::ruleset::{self, Problems, Ruleset, RulesetProblem};
 use crate::source::SourceFile;
 
@@ -33,12 +34,12 @@ pub struct Scenario {
 /// One combatant as the scenario sets it up.
 #[derive(Clone, Debug, Serialize)]
 pub struct CombatantSpec {
-    pub name: String,
-    pub side: String,
-    pub characteristics: IndexMap<String, i64>,
-    pub skills: IndexMap<String, Skill>,
-    pub statistics: IndexMap<String, Statistic>,
-    pub weapons: Vec<String>,
+    pub name: Name,
+    pub side: Name,
+    pub characteristics: NameMap<i64>,
+    pub skills: NameMap<Skill>,
+    pub statistics: NameMap<Statistic>,
+    pub weapons: Vec<Name>,
     /// Armour Points per hit location.
     pub armour: IndexMap<String, u32>,
     /// The armour of equipment.toml worn per hit location, where the scenario named one.
@@ -47,14 +48,14 @@ pub struct CombatantSpec {
     /// Hit points per hit location; `total` may stand beside the locations of a hit
     /// location table, as one pool shared by them all.
     pub hit_points: IndexMap<String, i64>,
-    pub options: Vec<String>,
-    pub modifiers: Vec<String>,
+    pub options: Vec<Name>,
+    pub modifiers: Vec<Name>,
     /// Combatants it starts in close combat with.
     pub engaged: Vec<String>,
     /// The ruleset's tactics style (`tactics/<style>.toml`) it decides by, if not the
     /// ruleset's own lists.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tactics: Option<String>,
+    pub tactics: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,7 +70,7 @@ pub enum Skill {
 pub enum Statistic {
     Number(i64),
     Dice(DiceExpr),
-    Text(String),
+    Text(Name),
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -7,6 +7,7 @@ use toml::Spanned;
 
 use super::file::{CombatantEntry, ScenarioFile};
 use super::{CombatantSpec, Scenario, ScenarioProblem, ScriptedChoice, Skill, Statistic};
+use crate::names::{Name, NameMap};
 use crate::parse::parse_dice;
 use crate::ruleset::{Problems, Ruleset, RulesetProblem, StatisticKind, UnknownName};
 use crate::source::{SourceFile, Span};
@@ -92,7 +93,7 @@ pub(super) fn resolve(
             .weapons
             .keys()
             .chain(equipment.shields.keys())
-            .cloned()
+            .map(|id| id.to_string())
             .collect(),
         armour: equipment.armour.keys().cloned().collect(),
         locations,
@@ -105,7 +106,12 @@ pub(super) fn resolve(
         modifiers: ruleset.modifier_names(),
         fight_options: settings.fight_options.keys().cloned().collect(),
         combatant_options: settings.combatant_options.keys().cloned().collect(),
-        styles: ruleset.tactics.styles.keys().cloned().collect(),
+        styles: ruleset
+            .tactics
+            .styles
+            .keys()
+            .map(|s| s.to_string())
+            .collect(),
     };
     let mut check = Check {
         file,
@@ -147,7 +153,7 @@ pub(super) fn resolve(
             );
         }
         if let Some(style) = check.style(Some(style)) {
-            side_styles.insert(side.as_str(), style);
+            side_styles.insert(side.as_str(), style.to_string());
         }
     }
     let mut combatants = Vec::new();
@@ -155,21 +161,21 @@ pub(super) fn resolve(
     for entry in &decoded.combatants {
         for mut spec in check.combatant(entry) {
             if spec.tactics.is_none() {
-                spec.tactics = side_styles.get(spec.side.as_str()).cloned();
+                spec.tactics = side_styles.get(spec.side.as_str()).map(Name::from);
             }
             let span = key_span(file, &entry.name);
-            match first_of.get(&spec.name) {
+            match first_of.get(spec.name.as_str()) {
                 Some(first) => check.problems.push(
                     ScenarioProblem::DuplicateCombatant {
                         src: file.named(),
                         span: span.into(),
                         first: (*first).into(),
-                        name: spec.name.clone(),
+                        name: spec.name.to_string(),
                     }
                     .into(),
                 ),
                 None => {
-                    first_of.insert(spec.name.clone(), span);
+                    first_of.insert(spec.name.to_string(), span);
                 }
             }
             combatants.push(spec);
@@ -177,7 +183,7 @@ pub(super) fn resolve(
     }
     let names: Vec<String> = combatants
         .iter()
-        .map(|c: &CombatantSpec| c.name.clone())
+        .map(|c: &CombatantSpec| c.name.to_string())
         .collect();
     for entry in &decoded.combatants {
         check.names(
@@ -280,7 +286,7 @@ impl Check<'_> {
     }
 
     /// A tactics style the ruleset has, or `None` (reported) for an unknown one.
-    fn style(&mut self, style: Option<&Spanned<String>>) -> Option<String> {
+    fn style(&mut self, style: Option<&Spanned<String>>) -> Option<Name> {
         let style = style?;
         let span = Span::from(style.span());
         let known = &self.known.styles;
@@ -292,7 +298,7 @@ impl Check<'_> {
             "affray::scenario::unknown_tactics",
             "of the ruleset's tactics/ folder",
         )
-        .then(|| style.get_ref().clone())
+        .then(|| Name::new(style.get_ref()))
     }
 
     /// One entry, expanded to `count` combatants.
@@ -458,17 +464,17 @@ impl Check<'_> {
         );
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
-            name: entry.name.get_ref().clone(),
-            side: entry.side.clone(),
-            characteristics,
-            skills,
-            statistics,
-            weapons,
+            name: Name::new(entry.name.get_ref()),
+            side: Name::new(&entry.side),
+            characteristics: named(characteristics),
+            skills: named(skills),
+            statistics: named(statistics),
+            weapons: weapons.iter().map(Name::from).collect(),
             armour,
             armour_items,
             hit_points,
-            options,
-            modifiers,
+            options: options.iter().map(Name::from).collect(),
+            modifiers: modifiers.iter().map(Name::from).collect(),
             engaged: entry.engaged.iter().map(|e| e.get_ref().clone()).collect(),
             tactics: self.style(entry.tactics.as_ref()),
         };
@@ -477,7 +483,7 @@ impl Check<'_> {
         }
         (1..=count)
             .map(|n| CombatantSpec {
-                name: format!("{} {n}", base.name),
+                name: Name::new(&format!("{} {n}", base.name)),
                 ..base.clone()
             })
             .collect()
@@ -503,8 +509,12 @@ impl Check<'_> {
                     .map_err(|e| self.problems.push(e.into()))
                     .ok()
             }
-            (StatisticKind::Text, toml::Value::String(text)) => Some(Statistic::Text(text.clone())),
-            (StatisticKind::Text, toml::Value::Integer(n)) => Some(Statistic::Text(n.to_string())),
+            (StatisticKind::Text, toml::Value::String(text)) => {
+                Some(Statistic::Text(Name::new(text)))
+            }
+            (StatisticKind::Text, toml::Value::Integer(n)) => {
+                Some(Statistic::Text(Name::new(&n.to_string())))
+            }
             (StatisticKind::Number, _) => {
                 self.wrong_type(
                     value,
@@ -554,4 +564,9 @@ impl Check<'_> {
             .into(),
         );
     }
+}
+
+/// A map keyed by texts as one keyed by names, in the same order.
+fn named<V>(map: IndexMap<String, V>) -> NameMap<V> {
+    map.into_iter().map(|(k, v)| (Name::new(&k), v)).collect()
 }

@@ -7,8 +7,9 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 use indexmap::IndexMap;
 
 use crate::engine::FightHandle;
+use crate::names::Name;
 use crate::ruleset::EquipmentValue;
-use crate::tables::{Cell, DurationUnit, ModifierValue, Name, Percent, Value};
+use crate::tables::{Cell, DurationUnit, ModifierValue, Percent, Value};
 
 type Result<T> = std::result::Result<T, Box<EvalAltResult>>;
 
@@ -24,6 +25,12 @@ fn texts(list: Vec<String>) -> Array {
     list.into_iter().map(Dynamic::from).collect()
 }
 
+fn names(list: Vec<Name>) -> Array {
+    list.into_iter()
+        .map(|name| Dynamic::from(name.to_string()))
+        .collect()
+}
+
 /// A table value as a script sees it: numbers as numbers, dice and names as text.
 pub fn value_to_dynamic(value: &Value) -> Dynamic {
     match value {
@@ -31,7 +38,7 @@ pub fn value_to_dynamic(value: &Value) -> Dynamic {
         Value::Percent(Percent { percent }) => Dynamic::from(*percent),
         Value::Dice(dice) => Dynamic::from(dice.to_string()),
         Value::Text(text) => Dynamic::from(text.clone()),
-        Value::Name(Name { name }) => Dynamic::from(name.clone()),
+        Value::Name(crate::tables::Name { name }) => Dynamic::from(name.clone()),
     }
 }
 
@@ -56,10 +63,10 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("round", |f: &mut FightHandle| f.round());
     engine.register_fn("count", |f: &mut FightHandle| f.combatant_count() as i64);
     engine.register_fn("name", |f: &mut FightHandle, w: i64| -> Result<String> {
-        Ok(f.name(who(f, w)?))
+        Ok(f.name(who(f, w)?).to_string())
     });
     engine.register_fn("side", |f: &mut FightHandle, w: i64| -> Result<String> {
-        Ok(f.side(who(f, w)?))
+        Ok(f.side(who(f, w)?).to_string())
     });
     engine.register_fn("is_out", |f: &mut FightHandle, w: i64| -> Result<bool> {
         Ok(f.is_out(who(f, w)?))
@@ -76,69 +83,71 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "characteristic",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> {
-            Ok(f.characteristic(who(f, w)?, name)?)
+            Ok(f.characteristic(who(f, w)?, Name::new(name))?)
         },
     );
     engine.register_fn(
         "skill",
-        |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> { Ok(f.skill(who(f, w)?, name)) },
+        |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> {
+            Ok(f.skill(who(f, w)?, Name::new(name)))
+        },
     );
     engine.register_fn(
         "skill_dice",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
-            Ok(f.skill_dice(who(f, w)?, name))
+            Ok(f.skill_dice(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn(
         "has_skill",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
-            Ok(f.has_skill(who(f, w)?, name))
+            Ok(f.has_skill(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn("skills", |f: &mut FightHandle, w: i64| -> Result<Array> {
-        Ok(texts(f.skill_names(who(f, w)?)))
+        Ok(names(f.skill_names(who(f, w)?)))
     });
     engine.register_fn(
         "statistic",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<i64> {
-            Ok(f.statistic(who(f, w)?, name)?)
+            Ok(f.statistic(who(f, w)?, Name::new(name))?)
         },
     );
     engine.register_fn(
         "has_statistic",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
-            Ok(f.has_statistic(who(f, w)?, name))
+            Ok(f.has_statistic(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn(
         "statistic_dice",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
-            Ok(f.statistic_dice(who(f, w)?, name))
+            Ok(f.statistic_dice(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn(
         "statistic_text",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<String> {
-            Ok(f.statistic_dice(who(f, w)?, name))
+            Ok(f.statistic_dice(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn(
         "has_option",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
-            Ok(f.has_option(who(f, w)?, name))
+            Ok(f.has_option(who(f, w)?, Name::new(name)))
         },
     );
     engine.register_fn(
         "has_modifier",
         |f: &mut FightHandle, w: i64, name: &str| -> Result<bool> {
-            Ok(f.has_modifier(Some(who(f, w)?), name))
+            Ok(f.has_modifier(Some(who(f, w)?), Name::new(name)))
         },
     );
     engine.register_fn("has_modifier", |f: &mut FightHandle, name: &str| {
-        f.has_modifier(None, name)
+        f.has_modifier(None, Name::new(name))
     });
     engine.register_fn("has_fight_option", |f: &mut FightHandle, name: &str| {
-        f.has_fight_option(name)
+        f.has_fight_option(Name::new(name))
     });
     engine.register_fn("distance", |f: &mut FightHandle| f.distance());
     engine.register_fn(
@@ -157,43 +166,45 @@ pub fn register(engine: &mut Engine) {
 
     // Weapons.
     engine.register_fn("weapons", |f: &mut FightHandle, w: i64| -> Result<Array> {
-        Ok(texts(f.weapons(who(f, w)?)))
+        Ok(names(f.weapons(who(f, w)?)))
     });
     engine.register_fn(
         "carried_weapons",
-        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.carried_weapons(who(f, w)?))) },
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(names(f.carried_weapons(who(f, w)?))) },
     );
     engine.register_fn(
         "dropped_weapons",
-        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.dropped_weapons(who(f, w)?))) },
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(names(f.dropped_weapons(who(f, w)?))) },
     );
     engine.register_fn(
         "stow_weapon",
         |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
-            Ok(f.stow_weapon(who(f, w)?, id)?)
+            Ok(f.stow_weapon(who(f, w)?, Name::new(id))?)
         },
     );
     engine.register_fn(
         "ready_weapon",
         |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
-            Ok(f.ready_weapon(who(f, w)?, id)?)
+            Ok(f.ready_weapon(who(f, w)?, Name::new(id))?)
         },
     );
-    engine.register_fn("is_shield", |f: &mut FightHandle, id: &str| f.is_shield(id));
+    engine.register_fn("is_shield", |f: &mut FightHandle, id: &str| {
+        f.is_shield(Name::new(id))
+    });
     engine.register_fn(
         "drop_weapon",
         |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
-            Ok(f.drop_weapon(who(f, w)?, id)?)
+            Ok(f.drop_weapon(who(f, w)?, Name::new(id))?)
         },
     );
     engine.register_fn(
         "lose_weapon",
         |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
-            Ok(f.lose_weapon(who(f, w)?, id)?)
+            Ok(f.lose_weapon(who(f, w)?, Name::new(id))?)
         },
     );
     engine.register_fn("weapon", |f: &mut FightHandle, id: &str| -> Result<Map> {
-        let weapon = f.weapon(id)?;
+        let weapon = f.weapon(Name::new(id))?;
         let mut map = Map::new();
         map.insert("id".into(), id.into());
         map.insert("name".into(), weapon.name.clone().into());
@@ -210,15 +221,15 @@ pub fn register(engine: &mut Engine) {
         );
         map.insert(
             "size".into(),
-            weapon.size.clone().map_or(Dynamic::UNIT, Dynamic::from),
+            weapon.size.map_or(Dynamic::UNIT, |n| n.to_string().into()),
         );
         map.insert(
             "reach".into(),
-            weapon.reach.clone().map_or(Dynamic::UNIT, Dynamic::from),
+            weapon.reach.map_or(Dynamic::UNIT, |n| n.to_string().into()),
         );
         map.insert("ap".into(), Dynamic::from(i64::from(weapon.ap)));
         map.insert("hp".into(), Dynamic::from(i64::from(weapon.hp)));
-        map.insert("traits".into(), texts(weapon.traits.clone()).into());
+        map.insert("traits".into(), names(weapon.traits.clone()).into());
         map.insert(
             "range".into(),
             weapon
@@ -241,14 +252,14 @@ pub fn register(engine: &mut Engine) {
             "damage_modifier".into(),
             weapon.damage_modifier.map_or(Dynamic::UNIT, Dynamic::from),
         );
-        map.insert("shield".into(), f.is_shield(id).into());
+        map.insert("shield".into(), f.is_shield(Name::new(id)).into());
         map.insert("values".into(), equipment_values(&weapon.values).into());
         Ok(map)
     });
     engine.register_fn(
         "armour_worn",
         |f: &mut FightHandle, w: i64, at: &str| -> Result<Dynamic> {
-            Ok(f.armour_worn(who(f, w)?, at)?
+            Ok(f.armour_worn(who(f, w)?, Name::new(at))?
                 .map_or(Dynamic::UNIT, Dynamic::from))
         },
     );
@@ -272,53 +283,55 @@ pub fn register(engine: &mut Engine) {
     // Locations and damage.
     engine.register_fn(
         "locations",
-        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(texts(f.locations(who(f, w)?))) },
+        |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(names(f.locations(who(f, w)?))) },
     );
     engine.register_fn(
         "hit_points",
         |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> {
-            Ok(f.hit_points(who(f, w)?, at)?)
+            Ok(f.hit_points(who(f, w)?, Name::new(at))?)
         },
     );
     engine.register_fn(
         "max_hit_points",
         |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> {
-            Ok(f.max_hit_points(who(f, w)?, at)?)
+            Ok(f.max_hit_points(who(f, w)?, Name::new(at))?)
         },
     );
     engine.register_fn(
         "set_max_hit_points",
         |f: &mut FightHandle, w: i64, at: &str, v: i64| -> Result<()> {
-            Ok(f.set_max_hit_points(who(f, w)?, at, v)?)
+            Ok(f.set_max_hit_points(who(f, w)?, Name::new(at), v)?)
         },
     );
     engine.register_fn(
         "armour",
-        |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> { Ok(f.armour(who(f, w)?, at)?) },
+        |f: &mut FightHandle, w: i64, at: &str| -> Result<i64> {
+            Ok(f.armour(who(f, w)?, Name::new(at))?)
+        },
     );
     engine.register_fn(
         "set_armour",
         |f: &mut FightHandle, w: i64, at: &str, ap: i64| -> Result<()> {
-            Ok(f.set_armour(who(f, w)?, at, ap)?)
+            Ok(f.set_armour(who(f, w)?, Name::new(at), ap)?)
         },
     );
     engine.register_fn(
         "damage",
         |f: &mut FightHandle, w: i64, at: &str, amount: i64| -> Result<i64> {
-            Ok(f.damage(who(f, w)?, at, amount)?)
+            Ok(f.damage(who(f, w)?, Name::new(at), amount)?)
         },
     );
     // A wound only logs its level: the ruleset's scripts apply what it does.
     engine.register_fn(
         "wound",
         |f: &mut FightHandle, w: i64, level: &str| -> Result<()> {
-            Ok(f.wound(who(f, w)?, None, level)?)
+            Ok(f.wound(who(f, w)?, None, Name::new(level))?)
         },
     );
     engine.register_fn(
         "wound",
         |f: &mut FightHandle, w: i64, at: &str, level: &str| -> Result<()> {
-            Ok(f.wound(who(f, w)?, Some(at), level)?)
+            Ok(f.wound(who(f, w)?, Some(Name::new(at)), Name::new(level))?)
         },
     );
 
@@ -352,13 +365,13 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "has_condition",
         |f: &mut FightHandle, w: i64, c: &str| -> Result<bool> {
-            Ok(f.has_condition(who(f, w)?, c))
+            Ok(f.has_condition(who(f, w)?, Name::new(c)))
         },
     );
     engine.register_fn(
         "set_condition",
         |f: &mut FightHandle, w: i64, c: &str| -> Result<()> {
-            Ok(f.set_condition(who(f, w)?, c, 0, DurationUnit::Actions)?)
+            Ok(f.set_condition(who(f, w)?, Name::new(c), 0, DurationUnit::Actions)?)
         },
     );
     engine.register_fn(
@@ -374,24 +387,26 @@ pub fn register(engine: &mut Engine) {
                     .into());
                 }
             };
-            Ok(f.set_condition(who(f, w)?, c, n, unit)?)
+            Ok(f.set_condition(who(f, w)?, Name::new(c), n, unit)?)
         },
     );
     engine.register_fn(
         "clear_condition",
         |f: &mut FightHandle, w: i64, c: &str| -> Result<()> {
-            f.clear_condition(who(f, w)?, c);
+            f.clear_condition(who(f, w)?, Name::new(c));
             Ok(())
         },
     );
     engine.register_fn(
         "value",
-        |f: &mut FightHandle, w: i64, key: &str| -> Result<i64> { Ok(f.value(who(f, w)?, key)) },
+        |f: &mut FightHandle, w: i64, key: &str| -> Result<i64> {
+            Ok(f.value(who(f, w)?, Name::new(key)))
+        },
     );
     engine.register_fn(
         "set_value",
         |f: &mut FightHandle, w: i64, key: &str, v: i64| -> Result<()> {
-            f.set_value(who(f, w)?, key, v);
+            f.set_value(who(f, w)?, Name::new(key), v);
             Ok(())
         },
     );
@@ -522,12 +537,16 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "choose",
         |f: &mut FightHandle, w: i64, decision: &str, options: Array| -> Result<String> {
-            let options: Vec<String> = options.into_iter().map(|o| o.to_string()).collect();
+            let options: Vec<Name> = options
+                .into_iter()
+                .map(|o| Name::new(&o.to_string()))
+                .collect();
             if options.is_empty() {
                 return Err(format!("`{decision}` offered no options").into());
             }
             let w = who(f, w)?;
-            f.choose(w, decision, options)
+            f.choose(w, Name::new(decision), options)
+                .map(|chosen| chosen.to_string())
                 .map_err(|error| f.stop(error).into())
         },
     );
@@ -543,7 +562,7 @@ pub fn register(engine: &mut Engine) {
          roll: i64,
          result: &str|
          -> Result<()> {
-            f.log_test(who(f, w)?, test, target, roll, result);
+            f.log_test(who(f, w)?, Name::new(test), target, roll, Name::new(result));
             Ok(())
         },
     );

@@ -12,6 +12,7 @@ use thiserror::Error;
 use super::{Script, span_of};
 use crate::engine::pipeline::ExchangeContext;
 use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
+use crate::names::Name;
 use crate::ruleset::Ruleset;
 use crate::source::Span;
 
@@ -246,19 +247,19 @@ impl Chooser for TacticsChooser {
         &mut self,
         fight: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError> {
+    ) -> Result<(Name, &'static str), FightError> {
         // The priority lists of tactics.toml first: native, and always an offered option.
         if let Some(chosen) = fight.listed_choice(decision) {
             return Ok((chosen, "tactics"));
         }
         let ruleset = fight.ruleset();
         let Some(script) = self.module.map(|index| &ruleset.scripts[index]) else {
-            return Ok((decision.options[0].clone(), "first option"));
+            return Ok((decision.options[0], "first option"));
         };
         let options: Array = decision
             .options
             .iter()
-            .map(|o| Dynamic::from(o.clone()))
+            .map(|o| Dynamic::from(o.to_string()))
             .collect();
         let specific = format!("choose_{}", decision.name);
         let fight_value = Dynamic::from(fight.clone());
@@ -278,19 +279,19 @@ impl Chooser for TacticsChooser {
                 vec![
                     fight_value,
                     who,
-                    decision.name.clone().into(),
+                    decision.name.to_string().into(),
                     options.into(),
                 ],
             )
         } else {
-            return Ok((decision.options[0].clone(), "first option"));
+            return Ok((decision.options[0], "first option"));
         };
         let hook = format!("tactics: {}", decision.name);
         let chosen = result
             .map_err(|error| failure(ruleset, script, &hook, &error))?
             .to_string();
-        if decision.options.contains(&chosen) {
-            Ok((chosen, "tactics"))
+        if let Some(offered) = decision.options.iter().find(|o| **o == chosen) {
+            Ok((*offered, "tactics"))
         } else {
             Err(ScriptFailure {
                 src: None,
@@ -301,7 +302,7 @@ impl Chooser for TacticsChooser {
                     script.file.name(),
                     decision.who_name,
                     decision.name,
-                    decision.options.join(", ")
+                    crate::names::join(&decision.options, ", ")
                 ),
             }
             .into())
@@ -346,11 +347,11 @@ pub fn call_row_script(
 
 /// The exchange's part of a script's context map.
 fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
-    let text = |value: &Option<String>| value.clone().map_or(Dynamic::UNIT, Dynamic::from);
-    let test = |value: &Option<(String, i64)>| {
+    let text = |value: &Option<Name>| value.map_or(Dynamic::UNIT, |v| Dynamic::from(v.to_string()));
+    let test = |value: &Option<(Name, i64)>| {
         value.as_ref().map_or(Dynamic::UNIT, |(level, roll)| {
             let mut map = Map::new();
-            map.insert("level".into(), level.clone().into());
+            map.insert("level".into(), level.to_string().into());
             map.insert("roll".into(), Dynamic::from(*roll));
             Dynamic::from(map)
         })

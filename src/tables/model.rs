@@ -132,19 +132,24 @@ pub enum Action {
         otherwise: Box<Spanned<Action>>,
     },
     /// `clear prone`: the condition ends.
-    Clear { condition: Spanned<String> },
+    Clear {
+        condition: Spanned<crate::names::Name>,
+    },
     /// `set ready 1`: a value the combatant keeps, set without a log line.
-    Set { value: Spanned<String>, to: i64 },
+    Set {
+        value: Spanned<crate::names::Name>,
+        to: i64,
+    },
     /// `drop weapon`, `drop shield`, `drop not shield`: the combatant drops the first
     /// weapon in hand (with the trait; without it, else the first).
     Drop {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         not: bool,
-        which: Spanned<String>,
+        which: Spanned<crate::names::Name>,
     },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
-        condition: Spanned<String>,
+        condition: Spanned<crate::names::Name>,
         #[serde(skip_serializing_if = "Option::is_none")]
         duration: Option<Duration>,
     },

@@ -175,8 +175,8 @@ pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Fou
     let mut styles: Vec<Option<String>> = vec![None];
     for ruleset in [after, before] {
         for style in ruleset.tactics.styles.keys() {
-            if !styles.contains(&Some(style.clone())) {
-                styles.push(Some(style.clone()));
+            if !styles.contains(&Some(style.to_string())) {
+                styles.push(Some(style.to_string()));
             }
         }
     }
@@ -198,14 +198,14 @@ pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Fou
         let lists = |ruleset: &Ruleset| -> Map<String, Value> {
             let lists = match &style {
                 None => Some(&ruleset.tactics.decisions),
-                Some(style) => ruleset.tactics.styles.get(style),
+                Some(style) => ruleset.tactics.styles.get(&crate::names::Name::new(style)),
             };
             lists
                 .into_iter()
                 .flatten()
                 .map(|(decision, list)| {
                     let rules = serde_json::to_value(&list.written).unwrap_or(Value::Null);
-                    (decision.clone(), rules)
+                    (decision.to_string(), rules)
                 })
                 .collect()
         };

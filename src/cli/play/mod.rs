@@ -99,7 +99,11 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
             terminal: terminal.take(),
             continue_after_mismatch: false,
             state: Some(state.clone()),
-            names: scenario.combatants.iter().map(|c| c.name.clone()).collect(),
+            names: scenario
+                .combatants
+                .iter()
+                .map(|c| c.name.to_string())
+                .collect(),
         };
         let shared = Session::new(setup);
         let result = fight(&ruleset, &scenario, &shared, false)?.run();

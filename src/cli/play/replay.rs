@@ -90,7 +90,11 @@ fn replay(record: &Record, ruleset: Option<&Path>) -> Result<Run, Problems> {
         terminal: None,
         continue_after_mismatch: true,
         state: None,
-        names: scenario.combatants.iter().map(|c| c.name.clone()).collect(),
+        names: scenario
+            .combatants
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect(),
     });
     let fight = fight(&ruleset, &scenario, &session, true)?;
     let result = fight.run();

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use affray::dice::{AskDie, DiceSource, DieOf, RollError};
 use affray::engine::{Chooser, Decision, FightError, FightHandle, FightObserver, Resolved};
 use affray::log::{Event, render_text};
+use affray::names::{self, Name};
 use affray::script::TacticsChooser;
 
 use super::dial::{Dials, Level};
@@ -375,24 +376,26 @@ impl Session {
             "{}'s {} (of {})",
             decision.who_name,
             decision.name,
-            decision.options.join(", ")
+            names::join(&decision.options, ", ")
         );
         let matches = |input: &Input| {
             matches!(input, Input::Choice { who, decision: name, options, .. }
-                if *who == decision.who_name && *name == decision.name && *options == decision.options)
+                if decision.who_name == *who && decision.name == *name
+                    && options.len() == decision.options.len()
+                    && decision.options.iter().zip(options).all(|(a, b)| a == b))
         };
         match self.replayed(matches, &asked) {
             Replayed::Input(input) => {
                 let Input::Choice { chosen, by, .. } = &input else {
                     unreachable!("matched a choice")
                 };
-                let answer = (chosen.clone(), by_label(by));
+                let answer = (Name::new(chosen), by_label(by));
                 self.record.inputs.push(input);
                 Ok(Plan::Answered(answer))
             }
             Replayed::Stop(reason) => Err(FightError::Stopped {
-                who: decision.who_name.clone(),
-                decision: decision.name.clone(),
+                who: decision.who_name.to_string(),
+                decision: decision.name.to_string(),
                 reason,
             }),
             Replayed::None => Ok(Plan::Ask(match &self.terminal {
@@ -406,23 +409,23 @@ impl Session {
         &mut self,
         decision: &Decision,
         level: Level,
-        suggestion: (String, &'static str),
-    ) -> Result<(String, &'static str), FightError> {
+        suggestion: (Name, &'static str),
+    ) -> Result<(Name, &'static str), FightError> {
         let answer = match level {
             Level::Auto => suggestion,
             level => self
                 .ask_choice(decision, level, suggestion)
                 .map_err(|reason| FightError::Stopped {
-                    who: decision.who_name.clone(),
-                    decision: decision.name.clone(),
+                    who: decision.who_name.to_string(),
+                    decision: decision.name.to_string(),
                     reason,
                 })?,
         };
         self.record.inputs.push(Input::Choice {
-            who: decision.who_name.clone(),
-            decision: decision.name.clone(),
-            options: decision.options.clone(),
-            chosen: answer.0.clone(),
+            who: decision.who_name.to_string(),
+            decision: decision.name.to_string(),
+            options: decision.options.iter().map(|o| o.to_string()).collect(),
+            chosen: answer.0.to_string(),
             by: answer.1.into(),
         });
         Ok(answer)
@@ -432,9 +435,9 @@ impl Session {
         &mut self,
         decision: &Decision,
         level: Level,
-        suggestion: (String, &'static str),
-    ) -> Result<(String, &'static str), String> {
-        let suggested = (level == Level::Suggest).then(|| suggestion.0.clone());
+        suggestion: (Name, &'static str),
+    ) -> Result<(Name, &'static str), String> {
+        let suggested = (level == Level::Suggest).then_some(suggestion.0);
         let options = &decision.options;
         let default = suggested
             .as_ref()
@@ -474,11 +477,11 @@ impl Session {
                 } else {
                     "GM"
                 };
-                return Ok((options[default].clone(), by));
+                return Ok((options[default], by));
             }
             if let Ok(number) = text.parse::<usize>() {
                 if (1..=options.len()).contains(&number) {
-                    return Ok((options[number - 1].clone(), "GM"));
+                    return Ok((options[number - 1], "GM"));
                 }
                 self.say(&format!(
                     "  there is no option {number}: choose 1 to {}",
@@ -487,7 +490,7 @@ impl Session {
                 continue;
             }
             match options.iter().find(|o| **o == text) {
-                Some(option) => return Ok((option.clone(), "GM")),
+                Some(option) => return Ok((*option, "GM")),
                 None => self.say(&format!(
                     "  `{text}` is not one of the options: a number from 1 to {}, or a name as listed",
                     options.len()
@@ -542,7 +545,7 @@ enum DieAnswer {
 }
 
 enum Plan {
-    Answered((String, &'static str)),
+    Answered((Name, &'static str)),
     Ask(Level),
 }
 
@@ -578,7 +581,7 @@ impl Chooser for SessionChooser {
         &mut self,
         fight: &FightHandle,
         decision: &Decision,
-    ) -> Result<(String, &'static str), FightError> {
+    ) -> Result<(Name, &'static str), FightError> {
         let plan = {
             let mut session = lock(&self.0);
             if session.fight.is_none() {

@@ -8,7 +8,7 @@ use affray::engine::{Combatant, FightHandle, Remaining, WeaponPlace};
 pub fn view(fight: &FightHandle) -> Vec<String> {
     let core = fight.core();
     let equipment = &fight.ruleset().equipment;
-    let weapon_name = |id: &str| {
+    let weapon_name = |id: &affray::names::Name| {
         equipment
             .weapons
             .get(id)
@@ -68,7 +68,7 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
                     Some(Remaining::Rounds(n)) => {
                         format!("{} ({} left)", c.name, plural(n, "round"))
                     }
-                    None => c.name.clone(),
+                    None => c.name.to_string(),
                 })
                 .collect();
             lines.push(format!("    conditions: {}", conditions.join(", ")));

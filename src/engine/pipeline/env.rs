@@ -85,7 +85,7 @@ impl Env for FightEnv<'_> {
                 let whom = who.of(&self.bound);
                 // Taken out of the state first: the state is not held while rolling.
                 let statistic = whom
-                    .and_then(|whom| self.fight.core().combatants[whom].statistic(name).cloned());
+                    .and_then(|whom| self.fight.core().combatants[whom].statistic(*name).cloned());
                 match statistic {
                     Some(Statistic::Dice(dice)) => self.roll_dice(&dice),
                     Some(Statistic::Number(n)) => n,
@@ -107,7 +107,7 @@ impl Env for FightEnv<'_> {
             Read::StatisticDice(who, name) => {
                 let whom = who.of(&self.bound);
                 let core = self.fight.core();
-                match whom.and_then(|whom| core.combatants[whom].statistic(name)) {
+                match whom.and_then(|whom| core.combatants[whom].statistic(*name)) {
                     Some(Statistic::Dice(dice)) => bounds(dice),
                     Some(Statistic::Number(n)) => (*n, *n),
                     _ => (0, 0),
@@ -122,7 +122,7 @@ impl Env for FightEnv<'_> {
             Read::ItemDamage => self.bound.item.and_then(|w| w.damage.clone()),
             Read::StatisticDice(who, name) => {
                 let whom = who.of(&self.bound)?;
-                match self.fight.core().combatants[whom].statistic(name) {
+                match self.fight.core().combatants[whom].statistic(*name) {
                     Some(Statistic::Dice(dice)) => Some(dice.clone()),
                     _ => None,
                 }

@@ -15,16 +15,10 @@ use super::{
     Reaction, ReactionWeapon, Role, TestKind,
 };
 use crate::log::Event;
-use crate::ruleset::Ruleset;
+use crate::names::Name;
 use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
-
-/// The option of the decision `weapon` that stands for fighting with bare hands.
-const BARE_HANDS: &str = "bare_hands";
-
-/// The option of an `instead` decision that keeps the blow's damage.
-const DAMAGE: &str = "damage";
 
 impl FightHandle {
     /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses.
@@ -41,8 +35,8 @@ impl FightHandle {
         if foes.is_empty() {
             return Ok(());
         }
-        let names: Vec<String> = foes.iter().map(|&foe| self.name(foe)).collect();
-        let chosen = self.choose(attacker, "target", names.clone())?;
+        let names: Vec<Name> = foes.iter().map(|&foe| self.name(foe)).collect();
+        let chosen = self.choose(attacker, crate::name!("target"), names.clone())?;
         let defender = names
             .iter()
             .position(|name| *name == chosen)
@@ -63,13 +57,13 @@ impl FightHandle {
         let attack = roll_test(test, &mut env);
         env.bound.attacking = false;
         self.fatal()?;
-        let level = &combat.vocabulary.success_levels[attack.level as usize];
+        let level = combat.vocabulary.success_levels[attack.level as usize];
         // Bare hands are tested as their own test kind, and logged under its name.
         let label = match bare_hands {
-            Some(_) => test.name.clone(),
-            None => self.test_label(test, attacker, &exchange.label),
+            Some(_) => test.name,
+            None => self.test_label(test, attacker, exchange.label),
         };
-        self.log_test(attacker, &label, attack.target, attack.total, level);
+        self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
 
         let reaction = self.complete(reaction, defender, &mut env)?;
@@ -131,7 +125,7 @@ impl FightHandle {
             return Ok(None);
         }
         let left = self.actions_left(defender);
-        let mut options: Vec<String> = exchange
+        let mut options: Vec<Name> = exchange
             .reactions
             .iter()
             .filter(|reaction| {
@@ -139,13 +133,13 @@ impl FightHandle {
                     || reaction.free.as_ref().is_some_and(|free| free.eval(env));
                 affordable && reaction.guard.as_ref().is_none_or(|guard| guard.eval(env))
             })
-            .map(|reaction| reaction.name.clone())
+            .map(|reaction| reaction.name)
             .collect();
         if options.is_empty() {
             return Ok(None);
         }
-        options.push("none".into());
-        let chosen = self.choose(defender, "reaction", options)?;
+        options.push(crate::name!("none"));
+        let chosen = self.choose(defender, crate::name!("reaction"), options)?;
         let Some(at) = exchange.reactions.iter().position(|r| r.name == chosen) else {
             return Ok(None);
         };
@@ -183,8 +177,9 @@ impl FightHandle {
             return Ok(Some(reaction));
         };
         if withdraw.eval(env) {
-            let options = vec!["complete".to_string(), "withdraw".to_string()];
-            if self.choose(defender, &reaction.withdraw_decision, options)? == "withdraw" {
+            let withdraw = crate::name!("withdraw");
+            let options = vec![crate::name!("complete"), withdraw];
+            if self.choose(defender, reaction.withdraw_decision, options)? == withdraw {
                 env.bound.reaction = None;
                 return Ok(None);
             }
@@ -222,7 +217,7 @@ impl FightHandle {
         };
         for _ in 0..count {
             let chosen = env.bound.chosen;
-            let options: Vec<String> = stage
+            let options: Vec<Name> = stage
                 .effects
                 .iter()
                 .enumerate()
@@ -244,12 +239,12 @@ impl FightHandle {
                 })
                 .filter(|(at, e)| e.stackable || chosen[*at] == 0)
                 .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| offered.eval(env)))
-                .map(|(_, e)| e.name.clone())
+                .map(|(_, e)| e.name)
                 .collect();
             if options.is_empty() {
                 break;
             }
-            let name = self.choose(winner, &stage.decision, options)?;
+            let name = self.choose(winner, stage.decision, options)?;
             if let Some(at) = stage.effects.iter().position(|e| e.name == name) {
                 env.bound.chosen[at] = env.bound.chosen[at].saturating_add(1);
             }
@@ -273,9 +268,9 @@ impl FightHandle {
             (Some(bare), None) if reaction.weapon != ReactionWeapon::Nothing => {
                 let test = &combat.tests[bare.test];
                 let weapon = self.ruleset().equipment.weapons.get(&bare.weapon);
-                (weapon, test, test.name.as_str())
+                (weapon, test, test.name)
             }
-            _ => (found, &combat.tests[reaction.test], reaction.name.as_str()),
+            _ => (found, &combat.tests[reaction.test], reaction.name),
         };
         env.bound.parry = weapon;
         let attacker = env.bound.me;
@@ -296,7 +291,7 @@ impl FightHandle {
         kind: &'f TestKind,
         (who, opponent): (usize, usize),
         weapon: Option<&'f Weapon>,
-        label: &'f str,
+        label: Name,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
         let saved = (
@@ -308,7 +303,7 @@ impl FightHandle {
         env.bound.me = who;
         env.bound.other = Some(opponent);
         env.bound.item = weapon;
-        env.purpose = label;
+        env.purpose = label.as_str();
         let result = roll_test(kind, env);
         (
             env.bound.me,
@@ -317,9 +312,9 @@ impl FightHandle {
             env.bound.test,
         ) = saved;
         self.fatal()?;
-        let level = &combat.vocabulary.success_levels[result.level as usize];
+        let level = combat.vocabulary.success_levels[result.level as usize];
         let label = self.test_label(kind, who, label);
-        self.log_test(who, &label, result.target, result.total, level);
+        self.log_test(who, label, result.target, result.total, level);
         Ok(result)
     }
 
@@ -341,14 +336,15 @@ impl FightHandle {
         }
         let equipment = &self.ruleset().equipment;
         let bare_weapon = equipment.weapons.get(&bare.weapon);
-        let in_hand: Vec<String> = self.weapons(attacker);
+        let in_hand: Vec<Name> = self.weapons(attacker);
         if in_hand.is_empty() {
             return Ok((bare_weapon, Some(bare)));
         }
         let mut options = in_hand;
-        options.push(BARE_HANDS.to_string());
-        let chosen = self.choose(attacker, "weapon", options)?;
-        if chosen == BARE_HANDS {
+        // The option that stands for fighting with bare hands.
+        options.push(crate::name!("bare_hands"));
+        let chosen = self.choose(attacker, crate::name!("weapon"), options)?;
+        if chosen == crate::name!("bare_hands") {
             return Ok((bare_weapon, Some(bare)));
         }
         let weapon = equipment
@@ -374,21 +370,21 @@ impl FightHandle {
 
     /// What a test of `kind` by `who` is logged under: the skill its `skill_of`
     /// statistic names (the first skill listed when not given), else `label`.
-    fn test_label(&self, kind: &TestKind, who: usize, label: &str) -> String {
-        let Some(statistic) = &kind.skill_of else {
-            return label.to_string();
+    fn test_label(&self, kind: &TestKind, who: usize, label: Name) -> Name {
+        let Some(statistic) = kind.skill_of else {
+            return label;
         };
         let core = self.core();
         let combatant = &core.combatants[who];
         match combatant.statistic(statistic) {
-            Some(crate::scenario::Statistic::Text(skill)) => skill.clone(),
+            Some(crate::scenario::Statistic::Text(skill)) => *skill,
             _ => combatant
                 .spec
                 .skills
                 .keys()
                 .next()
-                .cloned()
-                .unwrap_or_else(|| label.to_string()),
+                .copied()
+                .unwrap_or(label),
         }
     }
 
@@ -457,16 +453,17 @@ impl FightHandle {
         if !instead.guard.eval(env) {
             return Ok(false);
         }
-        let mut options = vec![DAMAGE.to_string()];
+        // The option that keeps the blow's damage.
+        let mut options = vec![crate::name!("damage")];
         for option in &instead.options {
             if option.guard.as_ref().is_none_or(|guard| guard.eval(env)) {
-                options.push(option.name.clone());
+                options.push(option.name);
             }
         }
         if options.len() == 1 {
             return Ok(false);
         }
-        let chosen = self.choose(env.bound.me, &instead.decision, options)?;
+        let chosen = self.choose(env.bound.me, instead.decision, options)?;
         let Some(option) = instead.options.iter().find(|o| o.name == chosen) else {
             return Ok(false);
         };
@@ -484,35 +481,32 @@ impl FightHandle {
         exchange: &'f Exchange,
         defender: usize,
         env: &mut FightEnv<'f>,
-    ) -> Result<&'f str, FightError> {
-        let ruleset = self.ruleset();
+    ) -> Result<Name, FightError> {
         let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
             guard.as_ref().is_some_and(|guard| guard.eval(env))
         };
         // Who picks where the blow lands: the attacker, else the defender, else the
         // table's die.
         let chooser = if holds(&exchange.choose_location, env) {
-            Some((env.bound.me, "location"))
+            Some((env.bound.me, crate::name!("location")))
         } else if holds(&exchange.redirect_location, env) {
-            Some((defender, "redirect_location"))
+            Some((defender, crate::name!("redirect_location")))
         } else {
             None
         };
-        let location: &str = match &exchange.location {
-            Some(table) if chooser.is_some() => {
-                let (who, decision) = chooser.unwrap_or((defender, "location"));
-                let chosen = self.choose(who, decision, exchange.locations.clone())?;
-                location_name(ruleset, table, &chosen)
+        let location = match &exchange.location {
+            Some(_) if chooser.is_some() => {
+                let (who, decision) = chooser.unwrap_or((defender, crate::name!("location")));
+                self.choose(who, decision, exchange.locations.clone())?
             }
             Some(table) => {
                 let rolled = self.roll_table(Some(defender), table, 0);
                 self.fatal()?;
                 let (row, _) = rolled.map_err(|message| self.combat_error(message))?;
-                // The row's name, as the ruleset's table holds it (it outlives the fight).
-                location_name(ruleset, table, &row.row)
+                self.location_named(defender, &row.row)
             }
             // Without a location stage, a blow goes to the pool.
-            None => "total",
+            None => crate::name!("total"),
         };
         Ok(location)
     }
@@ -545,7 +539,7 @@ impl FightHandle {
             return Ok(());
         }
         if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
-            self.wound(defender, Some(location), &wound.level)
+            self.wound(defender, Some(location), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
         }
@@ -654,7 +648,7 @@ impl FightHandle {
                 .iter()
                 .chain(&equipment.shields)
                 .find(|(_, w)| std::ptr::eq(*w, weapon))
-                .map(|(id, _)| id.clone())
+                .map(|(id, _)| *id)
         };
         let levels = &ruleset
             .combat
@@ -662,7 +656,10 @@ impl FightHandle {
             .map_or(&[][..], |c| &c.vocabulary.success_levels[..]);
         let test = |result: Option<TestResult>| {
             result.map(|t| {
-                let level = levels.get(t.level as usize).cloned().unwrap_or_default();
+                let level = levels
+                    .get(t.level as usize)
+                    .copied()
+                    .unwrap_or_else(|| Name::new(""));
                 (level, t.roll)
             })
         };
@@ -672,7 +669,7 @@ impl FightHandle {
             winner: Who::Winner.of(bound),
             weapon: id(bound.item),
             parry: id(bound.parry),
-            location: bound.location.map(str::to_string),
+            location: bound.location,
             rolled: bound.rolled,
             reached: bound.reached,
             damage: bound.damage,
@@ -744,24 +741,23 @@ impl FightHandle {
             attacker
         };
         let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
-        let result = self.roll_for(combat, kind, (who, opponent), weapon, &kind.name, env)?;
+        let result = self.roll_for(combat, kind, (who, opponent), weapon, kind.name, env)?;
         Ok(Some((kind, result)))
+    }
+
+    /// The location of `who` a table's row names (the row's text interned when `who`
+    /// has no such location).
+    fn location_named(&self, who: usize, row: &str) -> Name {
+        let core = self.core();
+        let known = core.combatants[who].locations.keys();
+        known
+            .copied()
+            .find(|location| *location == row)
+            .unwrap_or_else(|| Name::new(row))
     }
 
     /// A rule of `combat.toml` that a fight cannot follow.
     fn combat_error(&self, message: String) -> FightError {
         FightError::Combat { message }
-    }
-}
-
-/// The name of the row `row` of the roll table `table`, borrowed from the ruleset.
-fn location_name<'r>(ruleset: &'r Ruleset, table: &str, row: &str) -> &'r str {
-    match ruleset.table(table).map(|t| &t.kind) {
-        Some(crate::tables::TableKind::Roll(roll)) => roll
-            .rows
-            .iter()
-            .find(|r| r.name.value == row)
-            .map_or("", |r| r.name.value.as_str()),
-        _ => "",
     }
 }

@@ -15,6 +15,7 @@ mod test;
 mod turn;
 
 use crate::expr::{Condition, Number};
+use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -73,7 +74,7 @@ pub struct TurnRule {
 /// One action of the turn.
 #[derive(Clone, Debug)]
 pub struct TurnAction {
-    pub name: String,
+    pub name: Name,
     /// Offered only while this holds.
     pub guard: Option<Condition>,
     /// The exchange it runs (an index into [`Combat::exchanges`]), if any.
@@ -86,7 +87,7 @@ pub struct TurnAction {
 /// A kind of test: how its die is rolled, what it is against, and the levels it gives.
 #[derive(Clone, Debug)]
 pub struct TestKind {
-    pub name: String,
+    pub name: Name,
     pub roll: Number,
     /// The number compared (the roll and its bonuses); the roll itself when absent.
     pub total: Option<Number>,
@@ -99,7 +100,7 @@ pub struct TestKind {
     pub pass: Vec<u32>,
     /// The text statistic that names the skill the test is logged under (a combat
     /// style); the test's label when `None`.
-    pub skill_of: Option<String>,
+    pub skill_of: Option<Name>,
 }
 
 /// The most non-stacking groups one test's modifiers may come from.
@@ -108,7 +109,7 @@ pub const MAX_GROUPS: usize = 16;
 /// A situational modifier of a modifier list, as a test applies it.
 #[derive(Clone, Debug)]
 pub struct TestModifier {
-    pub name: String,
+    pub name: Name,
     /// What it adds to the target (a percentage is its number).
     pub value: i64,
     /// Its non-stacking group (an index below [`MAX_GROUPS`]): of the modifiers of one
@@ -127,9 +128,9 @@ pub struct Level {
 /// An exchange: one combatant attacks another.
 #[derive(Clone, Debug)]
 pub struct Exchange {
-    pub name: String,
+    pub name: Name,
     /// What the log calls the attacker's test.
-    pub label: String,
+    pub label: Name,
     /// The attacker's test (an index into [`Combat::tests`]).
     pub test: usize,
     /// The weapon the attacker strikes with.
@@ -156,7 +157,7 @@ pub struct Exchange {
     /// size); `rolled` is the damage as rolled.
     pub reduction: Option<Number>,
     /// The roll table whose row names the location hit; the pool `total` when `None`.
-    pub location: Option<String>,
+    pub location: Option<Name>,
     /// When this holds, the attacker chooses the location (decision `location`) among
     /// the table's rows instead of rolling (an effect that picks where the blow lands).
     pub choose_location: Option<Condition>,
@@ -164,7 +165,7 @@ pub struct Exchange {
     /// location (decision `redirect_location`) among the table's rows.
     pub redirect_location: Option<Condition>,
     /// The rows of the location table, offered when the attacker chooses.
-    pub locations: Vec<String>,
+    pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
     pub armour: Option<Number>,
     /// After damage is taken: the first wound whose guard holds is logged and its
@@ -183,14 +184,14 @@ pub struct Exchange {
 /// done to the defender instead of the damage (a hold instead of a wound).
 #[derive(Clone, Debug)]
 pub struct Instead {
-    pub decision: String,
+    pub decision: Name,
     pub guard: Condition,
     pub options: Vec<InsteadOption>,
 }
 
 #[derive(Clone, Debug)]
 pub struct InsteadOption {
-    pub name: String,
+    pub name: Name,
     pub guard: Option<Condition>,
     /// Whether the blow's location is found first (rolled or chosen, as for damage).
     pub locate: bool,
@@ -210,7 +211,7 @@ pub struct Knockback {
 /// kind they are used with.
 #[derive(Clone, Debug)]
 pub struct BareHands {
-    pub weapon: String,
+    pub weapon: Name,
     /// An index into [`Combat::tests`].
     pub test: usize,
 }
@@ -218,7 +219,7 @@ pub struct BareHands {
 /// A reaction the defender may choose.
 #[derive(Clone, Debug)]
 pub struct Reaction {
-    pub name: String,
+    pub name: Name,
     /// Offered only while this holds.
     pub guard: Option<Condition>,
     /// The defender's test (an index into [`Combat::tests`]).
@@ -239,7 +240,7 @@ pub struct Reaction {
     /// nothing; with it, the cost is paid after the attack roll, not before.
     pub withdraw: Option<Condition>,
     /// The decision's name: `withdraw_NAME` unless combat.toml says.
-    pub withdraw_decision: String,
+    pub withdraw_decision: Name,
 }
 
 /// The weapon a reaction (or an attack) is made with.
@@ -250,9 +251,9 @@ pub enum ReactionWeapon {
     /// The first weapon in hand.
     First,
     /// The first weapon in hand with this trait (a shield), else the first in hand.
-    Prefer(String),
+    Prefer(Name),
     /// The first weapon in hand without this trait, else the first in hand.
-    Avoid(String),
+    Avoid(Name),
 }
 
 impl ReactionWeapon {
@@ -271,7 +272,7 @@ impl ReactionWeapon {
 /// A matrix of the two tests' levels, read into (winner, levels) by level ids.
 #[derive(Clone, Debug)]
 pub struct OutcomeMatrix {
-    pub table: String,
+    pub table: Name,
     /// How many success levels there are: the row length.
     pub levels: usize,
     /// `cells[defence * levels + attack]`: `Some((attacker won, levels))`, `None` for `-`.
@@ -282,9 +283,9 @@ pub struct OutcomeMatrix {
 /// per level won (or as `count` says), among those its columns make available.
 #[derive(Clone, Debug)]
 pub struct EffectsStage {
-    pub table: String,
+    pub table: Name,
     /// The decision the winner makes for each.
-    pub decision: String,
+    pub decision: Name,
     /// How many; `outcome.levels` when `None`.
     pub count: Option<Number>,
     pub effects: Vec<EffectRule>,
@@ -293,7 +294,7 @@ pub struct EffectsStage {
 /// One effect of the list, its columns read at load.
 #[derive(Clone, Debug)]
 pub struct EffectRule {
-    pub name: String,
+    pub name: Name,
     pub offensive: bool,
     pub defensive: bool,
     pub stackable: bool,
@@ -301,7 +302,7 @@ pub struct EffectRule {
     /// loser's) must have.
     pub requires: Option<(bool, u32)>,
     /// Weapon traits, any of which the winner's weapon must have; none: any weapon.
-    pub traits: Vec<String>,
+    pub traits: Vec<Name>,
     /// The effect list's actions, then combat.toml's (`[exchanges.NAME.effect.EFFECT]
     /// do`), done to `to` at the stage `at` for each time the effect was chosen.
     pub actions: Vec<Spanned<Action>>,
@@ -335,7 +336,7 @@ pub enum EffectTime {
 /// A wound threshold.
 #[derive(Clone, Debug)]
 pub struct WoundRule {
-    pub level: String,
+    pub level: Name,
     pub guard: Condition,
     pub actions: Vec<Spanned<Action>>,
 }
@@ -371,18 +372,18 @@ pub struct ExchangeContext {
     /// Who won the outcome, once it is known.
     pub winner: Option<usize>,
     /// The equipment ids of the attacker's weapon and of what the defender reacts with.
-    pub weapon: Option<String>,
-    pub parry: Option<String>,
+    pub weapon: Option<Name>,
+    pub parry: Option<Name>,
     /// The location hit, once it is known.
-    pub location: Option<String>,
+    pub location: Option<Name>,
     /// The damage as rolled, as it reached the location (past the defence, before the
     /// armour), and as taken.
     pub rolled: i64,
     pub reached: i64,
     pub damage: i64,
     /// The attack's and the defence's level and die roll.
-    pub attack: Option<(String, i64)>,
-    pub defence: Option<(String, i64)>,
+    pub attack: Option<(Name, i64)>,
+    pub defence: Option<(Name, i64)>,
 }
 
 /// A combatant's part in an exchange.

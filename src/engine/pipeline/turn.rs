@@ -4,6 +4,7 @@
 use super::super::{FightError, FightHandle, HookArgument};
 use super::env::FightEnv;
 use super::{Combat, TurnRule};
+use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -131,7 +132,7 @@ impl FightHandle {
         &self,
         who: usize,
         hooks_play: bool,
-    ) -> Result<Vec<String>, FightError> {
+    ) -> Result<Vec<Name>, FightError> {
         let native = match self.combat().filter(|c| !c.turn.choices.is_empty()) {
             Some(combat) if !hooks_play => Some(combat),
             _ => None,
@@ -139,7 +140,10 @@ impl FightHandle {
         let Some(combat) = native else {
             return Ok(self
                 .hook("choices", &[HookArgument::Who(who)])?
-                .as_strings());
+                .as_strings()
+                .iter()
+                .map(Name::from)
+                .collect());
         };
         self.evaluate(who, "", |env| {
             combat
@@ -147,7 +151,7 @@ impl FightHandle {
                 .choices
                 .iter()
                 .filter(|action| action.guard.as_ref().is_none_or(|guard| guard.eval(env)))
-                .map(|action| action.name.clone())
+                .map(|action| action.name)
                 .collect()
         })
     }
@@ -181,7 +185,7 @@ impl FightHandle {
     pub(in crate::engine) fn act(
         &self,
         who: usize,
-        action: String,
+        action: Name,
         hooks_play: bool,
     ) -> Result<(), FightError> {
         let named = self
@@ -208,7 +212,13 @@ impl FightHandle {
                 self.turn_actions(who, &action.after)
             }
             None => self
-                .hook("act", &[HookArgument::Who(who), HookArgument::Text(action)])
+                .hook(
+                    "act",
+                    &[
+                        HookArgument::Who(who),
+                        HookArgument::Text(action.to_string()),
+                    ],
+                )
                 .map(drop),
         }
     }
