@@ -338,12 +338,7 @@ impl FightHandle {
             ruleset: ruleset.settings.title.clone(),
             combatants,
         });
-        let count = self.core().combatants.len();
-        if self.has_hook("setup") {
-            for who in 0..count {
-                self.hook("setup", &[HookArgument::Who(who)])?;
-            }
-        }
+        self.set_up_all()?;
         let max_rounds = ruleset.settings.sequence.max_rounds;
         for round in 1..=max_rounds {
             self.core().round = round;
@@ -391,12 +386,8 @@ impl FightHandle {
     /// one turn), then `who`'s turn with the action the chooser picks. What one exchange
     /// does, for exact odds and for sampling single exchanges.
     pub fn run_one_turn(&self, who: usize) -> Result<(), FightError> {
+        self.set_up_all()?;
         let count = self.core().combatants.len();
-        if self.has_hook("setup") {
-            for each in 0..count {
-                self.hook("setup", &[HookArgument::Who(each)])?;
-            }
-        }
         self.core().round = 1;
         self.emit(Event::RoundStarted { round: 1 });
         for each in 0..count {
@@ -404,6 +395,19 @@ impl FightHandle {
             self.core().combatants[each].actions_left = budget;
         }
         self.take_turn(who)
+    }
+
+    /// Everyone at the start of the fight, in scenario order: combat.toml's set-up, then
+    /// the `setup` hook.
+    fn set_up_all(&self) -> Result<(), FightError> {
+        let count = self.core().combatants.len();
+        for who in 0..count {
+            self.set_up(who)?;
+            if self.has_hook("setup") {
+                self.hook("setup", &[HookArgument::Who(who)])?;
+            }
+        }
+        Ok(())
     }
 
     /// Initiative and actions for everyone still in the fight; the order, best first.

@@ -143,6 +143,8 @@ pub enum Read {
     ItemTrait(Name),
     ItemSize,
     ItemReach,
+    /// The hands `item` takes (equipment.toml `hands`, 1 when not given).
+    ItemHands,
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,
     LocationHitPoints,
@@ -330,15 +332,16 @@ impl<'v> FightScope<'v> {
         match path {
             ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
             ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
+            ["hands"] => self.slot(Read::ItemHands, Type::Number),
             ["damage"] if self.at != Place::Decision => self.slot(Read::ItemDamage, Type::Dice),
             [name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
                 self.slot(Read::ItemTrait((*name).into()), Type::Bool)
             }
             _ => {
                 let fields: &[&str] = if self.at == Place::Decision {
-                    &["size", "reach"]
+                    &["size", "reach", "hands"]
                 } else {
-                    &["size", "reach", "damage"]
+                    &["size", "reach", "hands", "damage"]
                 };
                 Resolution::Unknown {
                     at: 1,
@@ -895,6 +898,7 @@ impl<'a> World<'a> {
                     })
             }
             Read::Defence(field) => bound.defence.map_or(0, |test| test.field(*field)),
+            Read::ItemHands => bound.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
             Read::OutcomeLevels => bound.outcome.map_or(0, |(_, levels)| i64::from(levels)),
             Read::Damage => bound.damage,
             Read::Chosen(index) => i64::from(bound.chosen[*index as usize]),

@@ -39,9 +39,9 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, AfterTime, BareHands, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Instead,
-    InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction, ReactionWeapon,
-    Role, TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
+    After, AfterTime, BareHands, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Hands,
+    Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
+    ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -60,6 +60,10 @@ pub(super) struct CombatFile {
     turn: TurnEntry,
     #[serde(default)]
     action: Vec<ActionEntry>,
+    /// What each combatant holds in hand at the start.
+    hands: Option<HandsEntry>,
+    #[serde(default)]
+    setup: Vec<RuleEntry>,
     #[serde(default)]
     round_start: Vec<RuleEntry>,
     #[serde(default)]
@@ -87,7 +91,16 @@ struct TurnEntry {
     hooks_if: Option<Text>,
 }
 
-/// `[[round_start]]`, `[[round_end]]`: actions done to a combatant where `if` holds.
+/// `[hands]`: how many hands a combatant has, and how many a weapon takes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandsEntry {
+    count: TomlSpanned<i64>,
+    needs: Text,
+}
+
+/// `[[setup]]`, `[[round_start]]`, `[[round_end]]`: actions done to a combatant where
+/// `if` holds.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RuleEntry {
@@ -883,6 +896,15 @@ pub(super) fn compile_combat(
         }
         rules
     };
+    let hands = decoded.hands.as_ref().and_then(|entry| {
+        compiler.at(Place::Turn, false, "`[hands]` `needs`".into());
+        let needs = compiler.number(&entry.needs)?;
+        Some(Hands {
+            count: *entry.count.get_ref(),
+            needs,
+        })
+    });
+    let setup = turn_rules(&mut compiler, &decoded.setup, "setup");
     let round_start = turn_rules(&mut compiler, &decoded.round_start, "round_start");
     let round_end = turn_rules(&mut compiler, &decoded.round_end, "round_end");
 
@@ -1399,6 +1421,8 @@ pub(super) fn compile_combat(
             initiative,
             keep_initiative,
             initiative_modifier,
+            hands,
+            setup,
             round_start,
             round_end,
             tie_break,

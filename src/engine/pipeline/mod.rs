@@ -42,6 +42,12 @@ pub struct Turn {
     pub keep_initiative: Option<Condition>,
     /// Added to the initiative each round, and not kept (what lasts only the round).
     pub initiative_modifier: Option<Number>,
+    /// What each combatant holds at the start of the fight; without it, everything
+    /// the scenario lists.
+    pub hands: Option<Hands>,
+    /// Done to each combatant once, at the start of the fight (after `hands`, before
+    /// the `setup` hook): each rule's actions where its guard holds.
+    pub setup: Vec<TurnRule>,
     /// Done to each combatant still in the fight at the start of each round, just
     /// before its initiative: each rule's actions where its guard holds.
     pub round_start: Vec<TurnRule>,
@@ -62,6 +68,15 @@ pub struct Turn {
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,
+}
+
+/// What a combatant holds in hand at the start: the weapons the scenario lists, in
+/// order, each while the hands it needs (`needs`, with the weapon as `item`) are free;
+/// the rest is carried.
+#[derive(Clone, Debug)]
+pub struct Hands {
+    pub count: i64,
+    pub needs: Number,
 }
 
 /// A rule of the round: actions done to a combatant where the guard holds.

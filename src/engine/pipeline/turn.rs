@@ -3,7 +3,7 @@
 
 use super::super::{FightError, FightHandle, HookArgument};
 use super::env::FightEnv;
-use super::{Combat, TurnRule};
+use super::{Combat, Hands, TurnRule};
 use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::Action;
@@ -59,6 +59,40 @@ impl FightHandle {
             None => 0,
         };
         Ok(rolled + modifier)
+    }
+
+    /// `who` at the start of the fight: what it holds in hand (`[hands]`), then the
+    /// `[[setup]]` rules; the `setup` hook comes after.
+    pub(in crate::engine) fn set_up(&self, who: usize) -> Result<(), FightError> {
+        let Some(combat) = self.combat() else {
+            return Ok(());
+        };
+        if let Some(hands) = &combat.turn.hands {
+            self.take_in_hand(hands, who)?;
+        }
+        self.turn_rules(&combat.turn.setup, who)
+    }
+
+    /// Hold the weapons the scenario lists, in order, each while the hands it needs are
+    /// free; stow the rest.
+    fn take_in_hand(&self, hands: &Hands, who: usize) -> Result<(), FightError> {
+        let mut free = hands.count;
+        for id in self.weapons(who) {
+            let Ok(weapon) = self.weapon(id) else {
+                continue;
+            };
+            let mut env = FightEnv::new(self, who);
+            env.bound.item = Some(weapon);
+            let needs = hands.needs.eval(&mut env);
+            self.fatal()?;
+            if needs <= free {
+                free -= needs;
+            } else {
+                self.stow_weapon(who, id)
+                    .map_err(|message| FightError::Combat { message })?;
+            }
+        }
+        Ok(())
     }
 
     /// The `[[round_start]]` rules, done to `who` as its initiative is about to be rolled.
