@@ -526,3 +526,47 @@ fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_a_round_rule_and_a_le
     assert!(report.contains("unknown level list `d10`"), "{report}");
     assert!(report.contains("4 problems found"), "{report}");
 }
+
+#[test]
+fn an_effect_does_the_first_case_whose_guard_holds_with_expressions_in_its_actions() {
+    // The bleed above, its actions by where the blow lands (`location == "..."`): the
+    // dagger's 8 to the left leg make Aldric bleed for `(damage + 1)` = 9 rounds and
+    // fall (a `test` failed: two actions in parentheses), before the wound is judged.
+    let cases = r#"[exchanges.melee.effect.bleed]
+at = "blow"
+if = "damage > 0"
+
+[[exchanges.melee.effect.bleed.case]]
+if = 'location == "head"'
+do = "condition unconscious"
+
+[[exchanges.melee.effect.bleed.case]]
+if = 'location == "left_leg" or location == "right_leg"'
+do = "condition bleeding for (damage + 1) rounds, test athletics or (condition prone, set fallen (damage * 2))"
+
+[[exchanges.melee.effect.bleed.case]]
+do = "condition bleeding"
+"#;
+    let (dir, ruleset) = fixture_copy(
+        "cases",
+        &[(
+            "combat.toml",
+            "[exchanges.melee.effect.bleed]\nat = \"blow\"\nif = \"damage > 0\"\ndo = \"condition bleeding\"\n",
+            cases,
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    // The dice run out later in the fight: the blow is all this test reads.
+    let (log, _) = duel_with("cases-fight", &ruleset, "1 1\n3 4 4 4\n99 99\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Aldric takes 8 to left_leg, -3 HP left there\n    Aldric: bleeding for 9 rounds\n    1D100 athletics for Aldric → 99",
+    );
+    has(
+        &log,
+        "Aldric: athletics 40, rolled 99: fumble\n    Aldric: prone\n    Aldric: serious wound",
+    );
+}

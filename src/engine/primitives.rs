@@ -10,7 +10,8 @@ use crate::ruleset::{Armour, Weapon};
 use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
-    Action, Cell, DurationUnit, Key, ModifierValue, Table, TableKind, Value, roll_on_table_adjusted,
+    Action, ActionExpr, Amount, Cell, Duration, DurationUnit, Key, Length, ModifierValue, Table,
+    TableKind, Value, roll_on_table_adjusted,
 };
 
 use super::state::{ActiveCondition, Remaining, WeaponPlace};
@@ -265,6 +266,7 @@ impl FightHandle {
         };
         let found = match (which.as_str(), not) {
             ("weapon", _) => None,
+            ("last", _) => held.last(),
             (_, false) => held.iter().find(|id| has(id)),
             (_, true) => held.iter().find(|id| !has(id)),
         };
@@ -801,14 +803,21 @@ impl FightHandle {
                 } => {
                     if let Some(who) = who {
                         let (length, unit) = match duration {
-                            Some(d) => (
+                            Some(Duration {
+                                length: Length::Dice(dice),
+                                unit,
+                            }) => (
                                 self.roll_expr(
                                     Some(who),
-                                    &d.length,
+                                    dice,
                                     &format!("duration of {}", condition.value),
                                 )?,
-                                d.unit,
+                                *unit,
                             ),
+                            Some(Duration {
+                                length: Length::Expr(expr),
+                                ..
+                            }) => return Err(not_here(expr)),
                             None => (0, DurationUnit::Actions),
                         };
                         self.set_condition(who, condition.value, length, unit)?;
@@ -820,8 +829,12 @@ impl FightHandle {
                     }
                 }
                 Action::Set { value, to } => {
+                    let to = match to {
+                        Amount::Number(n) => *n,
+                        Amount::Expr(expr) => return Err(not_here(expr)),
+                    };
                     if let Some(who) = who {
-                        self.set_value(who, value.value, *to);
+                        self.set_value(who, value.value, to);
                     }
                 }
                 Action::Drop { not, which } => {
@@ -1067,4 +1080,10 @@ impl FightHandle {
         ));
         Ok(fixed + rolled)
     }
+}
+
+/// An expression of an action is read in combat.toml's exchange or turn, where the
+/// fight's names are bound; a table's row cannot (`affray check` refuses it there).
+fn not_here(expr: &ActionExpr) -> String {
+    format!("`{expr}` is an expression of combat.toml: it cannot be done here")
 }

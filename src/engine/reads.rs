@@ -38,12 +38,15 @@ pub struct Vocabulary {
     pub success_levels: Vec<Name>,
     /// The situational modifiers of every modifier list (`self.modifier.prone`).
     pub modifiers: Vec<String>,
+    /// The rows of the hit location table, in its order (`location == "head"`).
+    pub locations: Vec<String>,
 }
 
 /// The domains expressions may compare with quoted names.
 const SIZES: DomainId = DomainId(0);
 const REACHES: DomainId = DomainId(1);
 const LEVELS: DomainId = DomainId(2);
+const LOCATIONS: DomainId = DomainId(3);
 
 /// Where an expression is written: what its names may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +181,8 @@ pub enum Read {
     Rolled,
     /// The maximum hit points of the location bound.
     LocationMaxHitPoints,
+    /// The location bound, as a row of the hit location table.
+    Location,
     /// The size and traits of the weapon the defender reacts with (`parry.size`).
     ParrySize,
     ParryTrait(Name),
@@ -261,7 +266,7 @@ pub struct FightScope<'v> {
     pub effects: Vec<String>,
     /// The ruleset's tables, for `lookup(...)`.
     pub tables: Vec<&'v Table>,
-    domains: [Domain; 3],
+    domains: [Domain; 4],
 }
 
 impl<'v> FightScope<'v> {
@@ -291,6 +296,7 @@ impl<'v> FightScope<'v> {
                         .map(|l| l.to_string())
                         .collect(),
                 },
+                domain("hit location", &vocabulary.locations),
             ],
         }
     }
@@ -456,6 +462,8 @@ impl Scope for FightScope<'_> {
             ["loser", _, ..] => self.combatant(Who::Loser, path),
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
+            // Which location: compared with the hit location table's rows.
+            ["location"] if exchange => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
             ["location", "max_hit_points"] => self.slot(Read::LocationMaxHitPoints, Type::Number),
@@ -962,6 +970,7 @@ impl<'a> World<'a> {
                 &self.vocabulary.weapon_sizes,
                 bound.parry.and_then(|w| w.size.as_ref()),
             ),
+            Read::Location => place(&self.vocabulary.locations, bound.location.as_ref()),
             Read::Attack(TestField::Level) => bound.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => bound.defence.map_or(u32::MAX, |d| d.level),
             _ => u32::MAX,

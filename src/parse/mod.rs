@@ -486,12 +486,15 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_clear | Rule::clear_action => "`clear`, as in `clear prone`",
         Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
         Rule::kw_drop | Rule::drop_action => "`drop`, as in `drop not shield`",
+        Rule::drop_weapon => "`weapon`",
         Rule::kw_not | Rule::drop_not => "`not`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
         }
         Rule::kw_test | Rule::test_action => "`test`, as in `test athletics or condition prone`",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
+        Rule::action_expr => "an expression in parentheses, as in `(damage)`",
+        Rule::otherwise => "an action, or several in parentheses",
         Rule::kw_actions => "`actions`",
         Rule::kw_rounds => "`rounds`",
         Rule::kw_times => "`times`",

@@ -171,6 +171,20 @@ fn lower_name(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<String> {
     Spanned::new(pair.as_str().to_string(), origin.span(pair.as_span()))
 }
 
+/// `(EXPR)` in an action: the expression's text, compiled with combat.toml.
+fn lower_action_expr(origin: Origin<'_>, pair: Pair<'_, Rule>) -> ActionExpr {
+    let whole = pair.as_span();
+    // The grammar puts one `expr` inside the parentheses.
+    let at = pair
+        .into_inner()
+        .next()
+        .map_or(whole, |expr| expr.as_span());
+    ActionExpr {
+        text: Spanned::new(at.as_str().to_string(), origin.span(at)),
+        compiled: None,
+    }
+}
+
 /// A name the fight compares often (a condition, a value, a trait): interned.
 fn lower_interned(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Spanned<crate::names::Name> {
     Spanned::new(
@@ -411,7 +425,12 @@ fn lower_action(
             let duration = match children.optional(Rule::duration) {
                 Some(duration) => {
                     let mut parts = Children::of(origin, duration, "a duration");
-                    let length = lower_dice(origin, parts.expect(Rule::dice, "a length")?)?;
+                    let length = match parts.optional(Rule::action_expr) {
+                        Some(expr) => Length::Expr(lower_action_expr(origin, expr)),
+                        None => {
+                            Length::Dice(lower_dice(origin, parts.expect(Rule::dice, "a length")?)?)
+                        }
+                    };
                     let unit = match parts.remaining().next().map(|unit| unit.as_rule()) {
                         Some(Rule::kw_rounds) => DurationUnit::Rounds,
                         _ => DurationUnit::Actions,
@@ -427,25 +446,32 @@ fn lower_action(
         }
         Rule::set_action => Action::Set {
             value: lower_interned(origin, children.expect(Rule::name, "a value's name")?),
-            to: lower_integer(origin, &children.expect(Rule::signed_int, "a number")?)?,
+            to: match children.optional(Rule::action_expr) {
+                Some(expr) => Amount::Expr(lower_action_expr(origin, expr)),
+                None => Amount::Number(lower_integer(
+                    origin,
+                    &children.expect(Rule::signed_int, "a number")?,
+                )?),
+            },
         },
         Rule::drop_action => {
             let not = children.optional(Rule::drop_not).is_some();
-            Action::Drop {
-                not,
-                which: lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
-            }
+            let which = match children.optional(Rule::drop_weapon) {
+                Some(weapon) => lower_interned(origin, weapon),
+                None => lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
+            };
+            Action::Drop { not, which }
         }
         Rule::clear_action => Action::Clear {
             condition: lower_interned(origin, children.expect(Rule::name, "a condition")?),
         },
         Rule::resist_action | Rule::test_action => {
             let test = lower_name(origin, children.expect(Rule::name, "a test")?);
-            let otherwise = children
-                .remaining()
-                .next()
-                .ok_or_else(|| origin.internal(span, "the action on a failure", "a test"))?;
-            let otherwise = Box::new(lower_action(origin, otherwise, hundred)?);
+            let group = children.expect(Rule::otherwise, "the action on a failure")?;
+            let otherwise = group
+                .into_inner()
+                .map(|action| lower_action(origin, action, hundred))
+                .collect::<Result<Vec<_>, _>>()?;
             if rule == Rule::resist_action {
                 Action::Resist { test, otherwise }
             } else {

@@ -39,8 +39,8 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, AfterTime, BareHands, Combat, EffectRule, EffectTime, EffectsStage, Exchange, Hands,
-    Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
+    After, AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
+    Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
     ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
@@ -49,7 +49,10 @@ use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::names::Name;
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{Action, Cell, Key, ModifierItem, ModifierValue, Table, TableKind};
+use crate::tables::{
+    Action, ActionExpr, Amount, Cell, Duration, Key, Length, ModifierItem, ModifierValue, Table,
+    TableKind,
+};
 
 type Text = TomlSpanned<String>;
 
@@ -269,6 +272,20 @@ struct EffectEntry {
     to: Option<Text>,
     /// `blow` or `after` (the default).
     at: Option<Text>,
+    /// After `do`, the actions of the first case whose `if` holds.
+    #[serde(default)]
+    case: Vec<CaseEntry>,
+}
+
+/// `[[exchanges.NAME.effect.EFFECT.case]]`: actions done where `if` holds (always
+/// without one), when no case before it was.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseEntry {
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    #[serde(rename = "do")]
+    actions: Text,
 }
 
 #[derive(Debug, Deserialize)]
@@ -395,11 +412,12 @@ impl<'a> Compiler<'a> {
     /// Actions written in a TOML string, parsed and checked like a table row's.
     fn actions(&mut self, text: &Text, names: &Names<'_>) -> Option<Vec<Spanned<Action>>> {
         match parse_actions(self.file, text.get_ref(), self.offset(text)) {
-            Ok(actions) => {
+            Ok(mut actions) => {
                 names.check_actions(&actions, self.file, self.problems);
                 let file = self.file;
                 let tests = Some((self.tests.as_slice(), self.passing.as_slice()));
                 check_resists(&actions, tests, file, self.problems);
+                self.action_exprs(&mut actions);
                 Some(actions)
             }
             Err(error) => {
@@ -407,6 +425,49 @@ impl<'a> Compiler<'a> {
                 None
             }
         }
+    }
+
+    /// Compile the expressions written in actions (`set NAME (EXPR)`, `for (EXPR)
+    /// actions`) at the place the actions are written; they may roll dice.
+    fn action_exprs(&mut self, actions: &mut [Spanned<Action>]) {
+        for action in actions {
+            match &mut action.value {
+                Action::Set {
+                    to: Amount::Expr(expr),
+                    ..
+                }
+                | Action::Condition {
+                    duration:
+                        Some(Duration {
+                            length: Length::Expr(expr),
+                            ..
+                        }),
+                    ..
+                } => self.action_expr(expr),
+                Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
+                    self.action_exprs(otherwise)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn action_expr(&mut self, expr: &mut ActionExpr) {
+        let text = expr.text.value.clone();
+        let span = expr.text.span;
+        // A TOML string with escapes does not appear in the file as decoded: shown alone.
+        let alone;
+        let (file, offset) = if self.file.text().get(span.start..span.end) == Some(&text) {
+            (self.file, span.start)
+        } else {
+            alone = SourceFile::new(format!("{} (actions)", self.file.name()), text.clone());
+            (&alone, 0)
+        };
+        let may_roll = std::mem::replace(&mut self.scope.may_roll, true);
+        expr.compiled = compile_number(file, &text, offset, &mut self.scope)
+            .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
+            .ok();
+        self.scope.may_roll = may_roll;
     }
 
     /// A table of the ruleset by the name written here, of the kind wanted.
@@ -697,6 +758,7 @@ impl<'a> Compiler<'a> {
                 }),
                 traits: effect.weapons.iter().map(|w| Name::new(&w.value)).collect(),
                 actions: effect.actions.clone(),
+                cases: Vec::new(),
                 offered: None,
                 guard: None,
                 to: Party::Loser,
@@ -781,6 +843,22 @@ impl<'a> Compiler<'a> {
                 match self.actions(text, names) {
                     Some(actions) => rule.actions.extend(actions),
                     None => sound = false,
+                }
+            }
+            for (at, case) in entry.case.iter().enumerate() {
+                self.at(
+                    Place::Exchange,
+                    false,
+                    format!("case {} of the effect `{effect}`", at + 1),
+                );
+                let guard = case.guard.as_ref().map(|text| self.condition(text));
+                let actions = self.actions(&case.actions, names);
+                match (guard, actions) {
+                    (Some(None), _) | (_, None) => sound = false,
+                    (guard, Some(actions)) => rule.cases.push(Case {
+                        guard: guard.flatten(),
+                        actions,
+                    }),
                 }
             }
             match entry.to.as_ref().map(|t| t.get_ref().as_str()) {
@@ -1497,7 +1575,7 @@ fn check_resists(
                 .into(),
             ),
         }
-        check_resists(std::slice::from_ref(otherwise), tests, file, problems);
+        check_resists(otherwise, tests, file, problems);
     }
 }
 

@@ -41,6 +41,21 @@ pub enum RulesetProblem {
         help: String,
     },
 
+    /// `set penalty (self.value.penalty + 10)` in a table file.
+    #[error("an expression in an action of a table file")]
+    #[diagnostic(
+        code(affray::table::expression_in_table),
+        help(
+            "a table's row is done where no attacker, defender or blow is at hand: write a number (`set penalty 10`, `for 1d3 actions`), or move the rule to combat.toml"
+        )
+    )]
+    ExpressionInTable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("only combat.toml's actions read expressions")]
+        span: SourceSpan,
+    },
+
     /// A table defined in two files.
     #[error("the table `{name}` is defined twice")]
     #[diagnostic(

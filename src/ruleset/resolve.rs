@@ -20,7 +20,10 @@ use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
 use crate::script::{Hooks, Script, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
+use crate::tables::{
+    Action, Amount, Axis, Cell, Duration, Key, Length, ModifierValue, Table, TableKind,
+    validate_file,
+};
 
 pub(super) struct Inputs<'a> {
     pub settings: Option<&'a SourceFile>,
@@ -109,6 +112,16 @@ pub(super) fn resolve(
         })
         .flatten()
         .collect();
+    // The rows of the hit location table: what `location` may be compared with.
+    vocabulary.locations = settings
+        .hit_locations
+        .as_ref()
+        .and_then(|name| tables.iter().find(|(t, _)| t.name.value == *name.get_ref()))
+        .map(|(table, _)| match &table.kind {
+            TableKind::Roll(roll) => roll.rows.iter().map(|r| r.name.value.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
     let mut lists = |file: &SourceFile| {
         decode::<TacticsFile>(file, problems)
             .map(|decoded| compile_lists(&decoded, &vocabulary, file, problems))
@@ -489,6 +502,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .map(|(name, _)| name.clone())
             .collect(),
         modifiers: Vec::new(),
+        locations: Vec::new(),
     }
 }
 
@@ -669,7 +683,7 @@ impl Names<'_> {
         match &table.kind {
             TableKind::Roll(roll) => {
                 for row in &roll.rows {
-                    self.check_actions(&row.actions, file, problems);
+                    self.check_table_actions(&row.actions, file, problems);
                 }
             }
             TableKind::Matrix(matrix) => {
@@ -679,7 +693,7 @@ impl Names<'_> {
                 self.check_axis(table, &matrix.cols_axis, "column", &columns, file, problems);
                 for cell in matrix.rows.iter().flat_map(|r| &r.cells) {
                     if let Cell::Result { actions, .. } = &cell.value {
-                        self.check_actions(actions, file, problems);
+                        self.check_table_actions(actions, file, problems);
                     }
                 }
             }
@@ -736,7 +750,7 @@ impl Names<'_> {
                             ));
                         }
                     }
-                    self.check_actions(&effect.actions, file, problems);
+                    self.check_table_actions(&effect.actions, file, problems);
                 }
             }
         }
@@ -888,9 +902,10 @@ impl Names<'_> {
                 Action::Drop { which, .. } => {
                     let traits = &self.settings.weapon_traits;
                     if which.value != "weapon"
+                        && which.value != "last"
                         && !traits.iter().any(|t| which.value == *t.get_ref())
                     {
-                        let mut known = vec!["weapon".to_string()];
+                        let mut known = vec!["weapon".to_string(), "last".to_string()];
                         known.extend(traits.iter().map(|t| t.get_ref().clone()));
                         problems.push(
                             UnknownName::new(
@@ -911,10 +926,22 @@ impl Names<'_> {
                 // The test is one of combat.toml's, checked when it is compiled; what
                 // happens on a failure is checked here like any action.
                 Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
-                    self.check_actions(std::slice::from_ref(otherwise), file, problems)
+                    self.check_actions(otherwise, file, problems)
                 }
             }
         }
+    }
+
+    /// The actions of a table file: checked as any, and with numbers where combat.toml
+    /// may write expressions.
+    fn check_table_actions(
+        &self,
+        actions: &[Spanned<Action>],
+        file: &SourceFile,
+        problems: &mut Problems,
+    ) {
+        self.check_actions(actions, file, problems);
+        reject_action_exprs(actions, file, problems);
     }
 
     fn check_script_call(
@@ -977,5 +1004,37 @@ impl Names<'_> {
                 .into(),
             );
         }
+    }
+}
+
+/// An expression in a table file's action (`set NAME (EXPR)`, `for (EXPR) actions`).
+fn reject_action_exprs(actions: &[Spanned<Action>], file: &SourceFile, problems: &mut Problems) {
+    for action in actions {
+        let expr = match &action.value {
+            Action::Set {
+                to: Amount::Expr(expr),
+                ..
+            }
+            | Action::Condition {
+                duration:
+                    Some(Duration {
+                        length: Length::Expr(expr),
+                        ..
+                    }),
+                ..
+            } => expr,
+            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
+                reject_action_exprs(otherwise, file, problems);
+                continue;
+            }
+            _ => continue,
+        };
+        problems.push(
+            RulesetProblem::ExpressionInTable {
+                src: file.named(),
+                span: expr.text.span.into(),
+            }
+            .into(),
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! may blame keeps its span; names that refer to other things stay names here and are
 //! checked by `tables::validate` and the ruleset resolver.
 
+use std::fmt;
+
 use serde::Serialize;
 
 use crate::dice::DiceExpr;
@@ -123,25 +125,27 @@ pub enum Action {
     /// combat.toml against its opponent's original roll; the action when it fails.
     Resist {
         test: Spanned<String>,
-        otherwise: Box<Spanned<Action>>,
+        otherwise: Vec<Spanned<Action>>,
     },
     /// `test athletics or condition prone`: the combatant rolls a test kind of
     /// combat.toml on its own; the action when it does not pass.
     Test {
         test: Spanned<String>,
-        otherwise: Box<Spanned<Action>>,
+        otherwise: Vec<Spanned<Action>>,
     },
     /// `clear prone`: the condition ends.
     Clear {
         condition: Spanned<crate::names::Name>,
     },
-    /// `set ready 1`: a value the combatant keeps, set without a log line.
+    /// `set ready 1`: a value the combatant keeps, set without a log line; in
+    /// combat.toml `set penalty (self.value.penalty + 10)`.
     Set {
         value: Spanned<crate::names::Name>,
-        to: i64,
+        to: Amount,
     },
     /// `drop weapon`, `drop shield`, `drop not shield`: the combatant drops the first
-    /// weapon in hand (with the trait; without it, else the first).
+    /// weapon in hand (with the trait; without it, else the first); `drop last` the last
+    /// one in hand.
     Drop {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         not: bool,
@@ -157,8 +161,63 @@ pub enum Action {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Duration {
-    pub length: Spanned<DiceExpr>,
+    pub length: Length,
     pub unit: DurationUnit,
+}
+
+/// How long a condition lasts: dice, or (in combat.toml) an expression.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Length {
+    Dice(Spanned<DiceExpr>),
+    Expr(ActionExpr),
+}
+
+/// The number an action sets: written, or (in combat.toml) an expression.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Amount {
+    Number(i64),
+    Expr(ActionExpr),
+}
+
+/// An expression written in an action of combat.toml, `(self.value.penalty + 10)`: its
+/// text, and once combat.toml is compiled, the number it evaluates to there. An action
+/// of a table file has none (`affray check` says so).
+#[derive(Clone, Debug)]
+pub struct ActionExpr {
+    pub text: Spanned<String>,
+    pub compiled: Option<crate::expr::Number>,
+}
+
+impl Serialize for ActionExpr {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!("({})", self.text.value))
+    }
+}
+
+impl fmt::Display for ActionExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({})", self.text.value)
+    }
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Amount::Number(n) => write!(f, "{n}"),
+            Amount::Expr(expr) => write!(f, "{expr}"),
+        }
+    }
+}
+
+impl fmt::Display for Length {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Length::Dice(dice) => write!(f, "{}", dice.value),
+            Length::Expr(expr) => write!(f, "{expr}"),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -465,8 +524,12 @@ impl std::fmt::Display for Action {
             Action::Set { value, to } => write!(f, "set {value} {to}"),
             Action::Drop { not: true, which } => write!(f, "drop not {which}"),
             Action::Drop { not: false, which } => write!(f, "drop {which}"),
-            Action::Resist { test, otherwise } => write!(f, "resist {test} or {otherwise}"),
-            Action::Test { test, otherwise } => write!(f, "test {test} or {otherwise}"),
+            Action::Resist { test, otherwise } => {
+                write!(f, "resist {test} or {}", Otherwise(otherwise))
+            }
+            Action::Test { test, otherwise } => {
+                write!(f, "test {test} or {}", Otherwise(otherwise))
+            }
             Action::Condition {
                 condition,
                 duration,
@@ -480,6 +543,22 @@ impl std::fmt::Display for Action {
                     write!(f, " for {length} {unit}")?;
                 }
                 Ok(())
+            }
+        }
+    }
+}
+
+/// What `resist` and `test` do on a failure, as written: one action, or several in
+/// parentheses.
+struct Otherwise<'a>(&'a [Spanned<Action>]);
+
+impl fmt::Display for Otherwise<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [one] => write!(f, "{one}"),
+            several => {
+                let all: Vec<String> = several.iter().map(|a| a.to_string()).collect();
+                write!(f, "({})", all.join(", "))
             }
         }
     }

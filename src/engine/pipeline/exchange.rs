@@ -18,7 +18,7 @@ use crate::log::Event;
 use crate::names::Name;
 use crate::ruleset::Weapon;
 use crate::source::Spanned;
-use crate::tables::Action;
+use crate::tables::{Action, ActionExpr, Amount, Duration, Length};
 
 impl FightHandle {
     /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses.
@@ -565,7 +565,7 @@ impl FightHandle {
         };
         let chosen = env.bound.chosen;
         for (effect, &times) in stage.effects.iter().zip(&chosen) {
-            if effect.at != at || effect.actions.is_empty() {
+            if effect.at != at || (effect.actions.is_empty() && effect.cases.is_empty()) {
                 continue;
             }
             for _ in 0..times {
@@ -577,6 +577,13 @@ impl FightHandle {
                     Party::Loser => loser,
                 };
                 self.perform(whom, &effect.actions, &effect.name, env)?;
+                let case = effect
+                    .cases
+                    .iter()
+                    .find(|case| case.guard.as_ref().is_none_or(|guard| guard.eval(env)));
+                if let Some(case) = case {
+                    self.perform(whom, &case.actions, &effect.name, env)?;
+                }
             }
         }
         Ok(())
@@ -596,14 +603,36 @@ impl FightHandle {
             let (table, row) = match &action.value {
                 Action::Resist { test, otherwise } => {
                     if !self.resist(who, &test.value, env)? {
-                        self.perform(who, slice::from_ref(otherwise), place, env)?;
+                        self.perform(who, otherwise, place, env)?;
                     }
                     continue;
                 }
                 Action::Test { test, otherwise } => {
                     if !self.pass(who, &test.value, env)? {
-                        self.perform(who, slice::from_ref(otherwise), place, env)?;
+                        self.perform(who, otherwise, place, env)?;
                     }
+                    continue;
+                }
+                // An expression of combat.toml reads the exchange where it is done.
+                Action::Set {
+                    value,
+                    to: Amount::Expr(expr),
+                } => {
+                    let to = self.action_number(expr, env)?;
+                    self.set_value(who, value.value, to);
+                    continue;
+                }
+                Action::Condition {
+                    condition,
+                    duration:
+                        Some(Duration {
+                            length: Length::Expr(expr),
+                            unit,
+                        }),
+                } => {
+                    let length = self.action_number(expr, env)?;
+                    self.set_condition(who, condition.value, length, *unit)
+                        .map_err(|message| self.combat_error(message))?;
                     continue;
                 }
                 Action::RollTable { table } => {
@@ -634,6 +663,16 @@ impl FightHandle {
             }
         }
         Ok(())
+    }
+
+    /// The number an expression of an action comes to, read where the action is done.
+    fn action_number(&self, expr: &ActionExpr, env: &mut FightEnv<'_>) -> Result<i64, FightError> {
+        let Some(number) = &expr.compiled else {
+            return Err(self.combat_error(format!("`{expr}` was not compiled")));
+        };
+        let value = number.eval(env);
+        self.fatal()?;
+        Ok(value)
     }
 
     /// What a script called by a rule sees of the exchange so far.

@@ -321,6 +321,8 @@ pub struct EffectRule {
     /// The effect list's actions, then combat.toml's (`[exchanges.NAME.effect.EFFECT]
     /// do`), done to `to` at the stage `at` for each time the effect was chosen.
     pub actions: Vec<Spanned<Action>>,
+    /// After `actions`, the actions of the first case whose guard holds.
+    pub cases: Vec<Case>,
     /// Offered only while this holds (`offered`).
     pub offered: Option<Condition>,
     /// Its actions are done only while this holds (`if`).
@@ -329,6 +331,13 @@ pub struct EffectRule {
     pub to: Party,
     /// When they are done.
     pub at: EffectTime,
+}
+
+/// Actions done where the guard holds (always without one), when no case before it was.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub guard: Option<Condition>,
+    pub actions: Vec<Spanned<Action>>,
 }
 
 /// Who an effect's actions befall.
