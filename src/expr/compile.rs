@@ -266,11 +266,11 @@ impl Compiler<'_> {
             }
             BinaryOp::And | BinaryOp::Or => {
                 let (a, b) = (self.condition(left), self.condition(right));
-                let (a, b) = (Box::new(a?), Box::new(b?));
+                let (a, b) = (a?, b?);
                 Some(Typed::Bool(if op == BinaryOp::And {
-                    Condition::And(a, b)
+                    Condition::and(a, b)
                 } else {
-                    Condition::Or(a, b)
+                    Condition::or(a, b)
                 }))
             }
             BinaryOp::Less

@@ -142,8 +142,11 @@ pub enum Condition {
     Const(bool),
     Read(Slot),
     Not(Box<Condition>),
-    And(Box<Condition>, Box<Condition>),
-    Or(Box<Condition>, Box<Condition>),
+    /// Every one holds (`a and b and c`, one list however long the chain), tried in
+    /// order until one does not.
+    AllOf(Vec<Condition>),
+    /// Some one holds, tried in order.
+    AnyOf(Vec<Condition>),
     Compare(Comparison, Box<Number>, Box<Number>),
     /// Two symbols of one domain are the same (`true`) or differ (`false`).
     Same(bool, Box<Symbol>, Box<Symbol>),
@@ -286,18 +289,10 @@ impl Condition {
             Condition::Const(b) => *b,
             Condition::Read(slot) => env.flag(*slot),
             Condition::Not(a) => !a.eval(env),
-            Condition::And(a, b) => a.eval(env) && b.eval(env),
-            Condition::Or(a, b) => a.eval(env) || b.eval(env),
+            Condition::AllOf(all) => all.iter().all(|c| c.eval_leaf(env)),
+            Condition::AnyOf(some) => some.iter().any(|c| c.eval_leaf(env)),
             Condition::Compare(comparison, a, b) => {
-                let (a, b) = (a.eval(env), b.eval(env));
-                match comparison {
-                    Comparison::Equal => a == b,
-                    Comparison::NotEqual => a != b,
-                    Comparison::Less => a < b,
-                    Comparison::LessOrEqual => a <= b,
-                    Comparison::Greater => a > b,
-                    Comparison::GreaterOrEqual => a >= b,
-                }
+                compare(*comparison, a.eval_leaf(env), b.eval_leaf(env))
             }
             Condition::Any(over, body) => {
                 let mut found = false;
@@ -324,6 +319,77 @@ impl Condition {
                     otherwise.eval(env)
                 }
             }
+        }
+    }
+}
+
+impl Condition {
+    /// `a` and `b` as one list: a chain of `and`s evaluates in a loop, not a recursion.
+    pub fn and(a: Condition, b: Condition) -> Condition {
+        Condition::AllOf(Self::joined(a, b, |c| match c {
+            Condition::AllOf(list) => Ok(list),
+            other => Err(other),
+        }))
+    }
+
+    /// `a` or `b` as one list.
+    pub fn or(a: Condition, b: Condition) -> Condition {
+        Condition::AnyOf(Self::joined(a, b, |c| match c {
+            Condition::AnyOf(list) => Ok(list),
+            other => Err(other),
+        }))
+    }
+
+    fn joined(
+        a: Condition,
+        b: Condition,
+        open: impl Fn(Condition) -> Result<Vec<Condition>, Condition>,
+    ) -> Vec<Condition> {
+        let mut list = open(a).unwrap_or_else(|one| vec![one]);
+        match open(b) {
+            Ok(more) => list.extend(more),
+            Err(one) => list.push(one),
+        }
+        list
+    }
+
+    /// The members of a list, with the commonest leaves (a read, its negation, a
+    /// comparison of two plain numbers) read here rather than in a call of their own.
+    #[inline(always)]
+    fn eval_leaf<E: Env + ?Sized>(&self, env: &mut E) -> bool {
+        match self {
+            Condition::Read(slot) => env.flag(*slot),
+            Condition::Not(inner) => match inner.as_ref() {
+                Condition::Read(slot) => !env.flag(*slot),
+                other => !other.eval(env),
+            },
+            Condition::Compare(comparison, a, b) => {
+                compare(*comparison, a.eval_leaf(env), b.eval_leaf(env))
+            }
+            other => other.eval(env),
+        }
+    }
+}
+
+fn compare(comparison: Comparison, a: i64, b: i64) -> bool {
+    match comparison {
+        Comparison::Equal => a == b,
+        Comparison::NotEqual => a != b,
+        Comparison::Less => a < b,
+        Comparison::LessOrEqual => a <= b,
+        Comparison::Greater => a > b,
+        Comparison::GreaterOrEqual => a >= b,
+    }
+}
+
+impl Number {
+    /// A plain number or read here; anything else by [`Number::eval`].
+    #[inline(always)]
+    fn eval_leaf<E: Env + ?Sized>(&self, env: &mut E) -> i64 {
+        match self {
+            Number::Const(n) => *n,
+            Number::Read(slot) => env.number(*slot),
+            other => other.eval(env),
         }
     }
 }
