@@ -127,3 +127,75 @@ fn a_scenario_finds_its_ruleset_from_any_folder() {
         );
     }
 }
+
+/// A fight without --seed is not always the same fight: a seed is chosen, printed, and
+/// fighting with it again gives the same log.
+#[test]
+fn an_unseeded_fight_chooses_a_seed_and_says_how_to_fight_it_again() {
+    let duel = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+    let unseeded = affray(&["fight", duel]);
+    assert_eq!(
+        unseeded.status.code(),
+        Some(0),
+        "{}",
+        text(&unseeded.stderr)
+    );
+    let log = text(&unseeded.stdout);
+    let (first, rest) = log.split_once('\n').expect("a log");
+    let seed = first
+        .strip_prefix("seed ")
+        .and_then(|s| s.split(' ').next())
+        .expect("the log starts with its seed");
+    assert_eq!(
+        first,
+        format!("seed {seed} (chosen at random: add --seed {seed} to fight it again)")
+    );
+    let again = affray(&["fight", duel, "--seed", seed]);
+    let again = text(&again.stdout);
+    assert_eq!(again.split_once('\n').map(|(_, rest)| rest), Some(rest));
+}
+
+/// A name given on the command line that the files do not have is a usage error: exit
+/// 2, as the README says, with the diagnostic.
+#[test]
+fn a_wrong_name_on_the_command_line_exits_2() {
+    let duel = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+    for (args, says) in [
+        (
+            vec!["roll", "rulesets/legend", "pnig"],
+            "affray::usage::unknown_table",
+        ),
+        (
+            vec!["odds", duel, "--attacker", "Nobody"],
+            "affray::usage::unknown_combatant",
+        ),
+        (
+            vec!["odds", duel, "--action", "nonsense"],
+            "--action nonsense: Brannoc is offered only attack, defend",
+        ),
+    ] {
+        let output = affray(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+/// Shell completions and the manual page come from the same definitions as --help.
+#[test]
+fn completions_and_the_man_page_know_every_command() {
+    for shell in ["bash", "zsh", "fish"] {
+        let output = affray(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let script = text(&output.stdout);
+        for command in ["simulate", "compare", "odds", "fight"] {
+            assert!(script.contains(command), "{shell}: no `{command}`");
+        }
+    }
+    let page = affray(&["man"]);
+    assert_eq!(page.status.code(), Some(0), "{}", text(&page.stderr));
+    let page = text(&page.stdout);
+    assert!(page.contains(".TH affray 1"), "{page}");
+    assert!(page.contains("simulate"), "{page}");
+    assert_eq!(affray(&["completions", "nosh"]).status.code(), Some(2));
+}

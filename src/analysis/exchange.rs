@@ -28,11 +28,11 @@ pub struct Exchange {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum ExchangeError {
     #[error("the scenario has no combatant named `{name}`")]
-    #[diagnostic(code(affray::odds::unknown_combatant), help("combatants: {known}"))]
+    #[diagnostic(code(affray::usage::unknown_combatant), help("combatants: {known}"))]
     Unknown { name: String, known: String },
     #[error("{attacker} and {defender} are on the same side")]
     #[diagnostic(
-        code(affray::odds::same_side),
+        code(affray::usage::same_side),
         help("name a defender of another side with --defender")
     )]
     SameSide { attacker: String, defender: String },
@@ -163,9 +163,8 @@ impl<C: Chooser> Chooser for Focus<C> {
                 if let Some(offered) = decision.options.iter().find(|o| *o == action) {
                     return Ok((*offered, "asked for"));
                 }
-                return Err(FightError::IllegalChoice {
+                return Err(FightError::ActionNotOffered {
                     who: decision.who_name.to_string(),
-                    decision: decision.name.to_string(),
                     chosen: action.clone(),
                     options: crate::names::join(&decision.options, ", "),
                 });

@@ -24,10 +24,13 @@ pub struct FightArgs<'a> {
 pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
     let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
     let ruleset = Arc::new(ruleset);
-    let (dice, seed) = match (args.dice, args.seed) {
-        (Some(path), _) => (given_dice(path)?, None),
-        (None, Some(seed)) => (DiceSource::seeded(seed), Some(seed)),
-        (None, None) => (DiceSource::seeded(1), Some(1)),
+    let (dice, seed, chosen) = match (args.dice, args.seed) {
+        (Some(path), _) => (given_dice(path)?, None, false),
+        (None, Some(seed)) => (DiceSource::seeded(seed), Some(seed), false),
+        (None, None) => {
+            let seed = super::fresh_seed();
+            (DiceSource::seeded(seed), Some(seed), true)
+        }
     };
     let (fight, recording) = match args.record {
         Some(path) => {
@@ -67,8 +70,12 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
             out.push('\n');
         }
     } else {
-        if let Some(seed) = seed {
-            out.push_str(&format!("seed {seed}\n"));
+        match seed {
+            Some(seed) if chosen => out.push_str(&format!(
+                "seed {seed} (chosen at random: add --seed {seed} to fight it again)\n"
+            )),
+            Some(seed) => out.push_str(&format!("seed {seed}\n")),
+            None => {}
         }
         for event in &events {
             render_text(event, &mut out);

@@ -16,7 +16,7 @@ mod simulate;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -109,8 +109,9 @@ enum Command {
         /// The scenario file (in a ruleset's scenarios/ folder, or naming its ruleset).
         #[arg(required_unless_present_any = ["resume", "replay"])]
         scenario: Option<PathBuf>,
-        /// Seed of the dice (1 when neither --seed nor --dice is given). In GM mode, the
-        /// dice affray rolls for you.
+        /// Seed of the dice: the same seed gives the same fight on every machine. Without
+        /// it (and without --dice) a seed is chosen and printed; in GM mode, where it seeds
+        /// the dice affray rolls for you, it is 1.
         #[arg(long, conflicts_with = "dice")]
         seed: Option<u64>,
         /// Read the dice from a file, in the order they are rolled: whole numbers
@@ -291,6 +292,17 @@ enum Command {
         /// The ruleset directory.
         ruleset: PathBuf,
     },
+    /// Print the completions of affray's commands and options for a shell.
+    #[command(
+        after_help = "Examples:\n  affray completions bash > ~/.local/share/bash-completion/completions/affray\n  affray completions zsh > ~/.zfunc/_affray\n  affray completions fish > ~/.config/fish/completions/affray.fish"
+    )]
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print affray's manual page (roff), for `man`.
+    #[command(after_help = "Example:\n  affray man > affray.1 && man ./affray.1")]
+    Man,
 }
 
 /// Run the command line; usage errors exit 2 (clap's own exit code for them).
@@ -305,6 +317,12 @@ pub fn run() -> ExitCode {
             times,
         } => roll::run(&ruleset, &table, seed, times),
         Command::Dump { ruleset } => dump::run(&ruleset),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "affray", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => man(),
         Command::Odds {
             scenario,
             attacker,
@@ -424,9 +442,37 @@ pub fn run() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(problems) => {
             report::print(&problems);
-            ExitCode::from(1)
+            ExitCode::from(if is_usage(&problems) { 2 } else { 1 })
         }
     }
+}
+
+/// The manual page of affray (its commands listed), in roff.
+fn man() -> Result<(), affray::ruleset::Problems> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .and_then(|()| std::io::Write::write_all(&mut std::io::stdout(), &page))
+        .map_err(|error| vec![miette::miette!("the manual page: {error}")])
+}
+
+/// Whether every problem is in how affray was called (a name on the command line that
+/// the files do not have): exit 2, as clap's own usage errors, rather than 1.
+fn is_usage(problems: &[miette::Report]) -> bool {
+    !problems.is_empty()
+        && problems.iter().all(|problem| {
+            problem
+                .code()
+                .is_some_and(|code| code.to_string().starts_with("affray::usage::"))
+        })
+}
+
+/// A seed for a run given none (`roll`, `fight`): from the clock, short enough to type
+/// back with --seed, and printed so that the run can be repeated.
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
 }
 
 /// How many fights, from which seed, on how many threads: `simulate` and `compare`.

@@ -15,7 +15,7 @@ pub fn run(dir: &Path, table_name: &str, seed: Option<u64>, times: u32) -> Resul
         .ok_or_else(|| vec![unknown_table(&ruleset, table_name)])?;
     let (seed, chosen) = match seed {
         Some(seed) => (seed, false),
-        None => (seed_from_clock(), true),
+        None => (super::fresh_seed(), true),
     };
     let mut dice = DiceSource::seeded(seed);
     let find = |name: &str| ruleset.table(name);
@@ -106,7 +106,7 @@ fn unknown_table(ruleset: &Ruleset, name: &str) -> miette::Report {
     // The name came from the command line: show it as its own one-line source.
     let file = SourceFile::new("command line", name.to_string());
     UnknownName::new(
-        "affray::cli::unknown_table",
+        "affray::usage::unknown_table",
         "table",
         &file,
         name,
@@ -115,11 +115,4 @@ fn unknown_table(ruleset: &Ruleset, name: &str) -> miette::Report {
         ruleset.table_names(),
     )
     .into()
-}
-
-/// A seed for a run without `--seed`; it is printed so the run can be repeated.
-fn seed_from_clock() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
 }

@@ -80,6 +80,18 @@ pub enum FightError {
         chosen: String,
         options: String,
     },
+    /// `--action` names an action the attacker is not offered (`odds`, `simulate
+    /// --exchange`): a usage error.
+    #[error("--action {chosen}: {who} is offered only {options}")]
+    #[diagnostic(
+        code(affray::usage::action_not_offered),
+        help("name one of the actions offered, or leave --action out for the tactics' choice")
+    )]
+    ActionNotOffered {
+        who: String,
+        chosen: String,
+        options: String,
+    },
 }
 
 /// The result of a fight.
