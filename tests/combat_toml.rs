@@ -163,7 +163,7 @@ fn a_major_wound_knocks_out() {
     has(&log, "Bryn: major wound to right_arm");
     has(&log, "Bryn: unconscious");
     has(&log, "Bryn is out of the fight");
-    has(&log, "red win after 1 round");
+    has(&log, "Won by red after 1 round");
 }
 
 #[test]

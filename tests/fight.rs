@@ -298,7 +298,7 @@ fn every_shipped_scenario_fights_to_an_outcome() {
         assert!(
             log.lines()
                 .last()
-                .is_some_and(|l| l.contains(" win after ") || l.starts_with("No winner")),
+                .is_some_and(|l| l.starts_with("Won by ") || l.starts_with("No winner")),
             "{relative}"
         );
         let name = relative

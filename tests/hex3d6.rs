@@ -496,7 +496,7 @@ fn bleeding_after_the_battle() {
     for seed in ["1", "2", "3", "4", "5", "6"] {
         let log = seeded("bleeding", &body, seed);
         if let Some(at) = log.find("After the battle") {
-            let result = log.find(" win after ").expect("a winner");
+            let result = log.find("Won by ").expect("a winner");
             assert!(at > result, "the aftermath follows the result:\n{log}");
             found = true;
         }

@@ -70,7 +70,7 @@ fn a_scripted_session_plays_a_legend_duel_to_the_end() {
     assert!(transcript.contains("101 cannot be rolled on a 1D100: enter 1 to 100"));
     assert!(transcript.contains("`abc` is not a number"));
     assert!(transcript.contains("Ysolde chooses manoeuvre: choose_location"));
-    assert!(transcript.contains("blue win after 1 round; standing: Ysolde"));
+    assert!(transcript.contains("Won by blue after 1 round; standing: Ysolde"));
     let saved = record(&dir.join("duel.fight.json"));
     assert_eq!(saved["finished"], true);
     assert!(!dir.join("duel.fight.json.tmp").exists());

@@ -203,15 +203,15 @@ impl Odds {
         if self.exact {
             let _ = writeln!(
                 out,
-                "exact: every face of every die enumerated ({} branches)",
-                self.branches
+                "exact: every face of every die enumerated ({})",
+                plural(self.branches, "branch", "branches")
             );
         } else {
             let _ = writeln!(
                 out,
-                "enumerated face by face: {}\nsampled (one seeded draw per branch, {} branches; {:.1}% of the probability): {}",
+                "enumerated face by face: {}\nsampled (one seeded draw per branch, {}; {:.1}% of the probability): {}",
                 list(&self.enumerated),
-                self.branches,
+                plural(self.branches, "branch", "branches"),
                 self.sampled_share * 100.0,
                 list(&self.sampled)
             );
@@ -274,4 +274,9 @@ fn list(items: &[String]) -> String {
     } else {
         items.join(", ")
     }
+}
+
+/// `1 branch`, `2 branches`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

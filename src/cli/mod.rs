@@ -28,7 +28,7 @@ Examples:
       Roll five hit locations.
   affray dump rulesets/legend > legend.json
       Write the whole checked ruleset as JSON.
-  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 3
+  affray fight rulesets/legend/scenarios/sword_and_shield_duel.toml --seed 3
       Fight a scenario and print the log; the same seed gives the same log.
   affray simulate rulesets/legend/scenarios/sword_and_shield_duel.toml --fights 20000
       Fight it 20,000 times and report win rates, rounds, wounds and fumbles.
@@ -41,7 +41,7 @@ Examples:
 
 const FIGHT_EXAMPLES: &str = "\
 Examples:
-  affray fight tests/fixtures/d20_skirmish/scenarios/skirmish.toml --seed 1
+  affray fight rulesets/legend/scenarios/sword_and_shield_duel.toml --seed 1
   affray fight duel.toml --dice book-dice.txt
   affray fight duel.toml --seed 7 --json > fight.jsonl
   affray fight duel.toml --interactive

@@ -11,9 +11,15 @@ pub struct Progress(ProgressBar);
 impl Progress {
     pub fn new(length: u64, unit: &str) -> Self {
         let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-        let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)");
+        let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} ({{rate}}, {{eta}} left)");
         if let Ok(style) = ProgressStyle::with_template(&template) {
-            bar.set_style(style);
+            // Whole fights a second: indicatif's own `per_sec` prints four decimals.
+            bar.set_style(style.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{:.0}/s", state.per_sec());
+                },
+            ));
         }
         Progress(bar)
     }

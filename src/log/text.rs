@@ -189,7 +189,7 @@ pub fn render_text(event: &Event, out: &mut String) {
         } => match winner {
             Some(winner) => writeln!(
                 out,
-                "\n{winner} win after {}; standing: {}",
+                "\nWon by {winner} after {}; standing: {}",
                 count(i64::from(*rounds), "round"),
                 crate::names::join(standing, ", ")
             ),

@@ -147,5 +147,11 @@ fn ending(run: &Run) -> String {
         Some(event) => render_text(event, &mut text),
         None => text.push_str("without an outcome\n"),
     }
-    text.trim_start().to_string()
+    // Mid-sentence: "ended: won by blue after 6 rounds".
+    let text = text.trim_start();
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
