@@ -183,15 +183,23 @@ pub fn suggest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
 
 /// Levenshtein distance, by characters.
 fn edit_distance(a: &str, b: &str) -> usize {
+    // Levenshtein with two neighbours swapped as one edit (optimal string alignment):
+    // `prnoe` is one slip from `prone`, as a person types it.
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = Vec::new();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for i in 0..a.len() {
         let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        for j in 0..b.len() {
+            let substitution = previous[j] + usize::from(a[i] != b[j]);
+            let mut best = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
+                best = best.min(before[j - 1] + 1);
+            }
+            current[j + 1] = best;
         }
-        previous = current;
+        before = std::mem::replace(&mut previous, current);
     }
     previous[b.len()]
 }
@@ -222,5 +230,10 @@ mod tests {
         assert_eq!(suggest("critcal", &known), Some("critical"));
         assert_eq!(suggest("sucess", &known), Some("success"));
         assert_eq!(suggest("banana", &known), None);
+        // Two letters swapped are one slip.
+        let conditions = vec!["prone".to_string(), "winded".to_string()];
+        assert_eq!(suggest("prnoe", &conditions), Some("prone"));
+        assert_eq!(edit_distance("prnoe", "prone"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
