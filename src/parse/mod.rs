@@ -312,6 +312,30 @@ fn human_list(rules: &[Rule]) -> String {
     }
 }
 
+/// A letter right after dice (`1d2O`): most likely a letter typed for a digit.
+fn dice_letter_hint(text: &str, at: usize) -> Option<String> {
+    let before = text.get(..at)?;
+    let letter = text
+        .get(at..)?
+        .chars()
+        .next()
+        .filter(|c| c.is_alphabetic())?;
+    let token = before.rsplit(char::is_whitespace).next()?;
+    let (count, sides) = token.split_once(['d', 'D'])?;
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if !digits(count) || sides.is_empty() || !digits(sides) {
+        return None;
+    }
+    let meant = match letter {
+        'O' | 'o' => " (`0`, the digit, for the letter `O`?)",
+        'l' | 'I' => " (`1`, the digit, for the letter?)",
+        _ => "",
+    };
+    Some(format!(
+        "dice are a count, D and the sides in digits, as in 1D20 or 2D6+1; `{letter}` is a letter{meant}"
+    ))
+}
+
 /// A help line for the common mistakes.
 fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
     let rest = text.get(at..).unwrap_or_default();
@@ -328,12 +352,21 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
                 .into(),
         );
     }
+    // A keyword where a name goes (a row, a column): before the cell check below.
+    if expected.contains(&Rule::name) && is_keyword(&word) {
+        return Some(format!(
+            "`{word}` is a keyword of the table language; choose another name, such as `{word}_1`"
+        ));
+    }
     let line_start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     if text[line_start..].trim_start().starts_with('|') && !rest.starts_with('|') {
         return Some(
             "in a row of a matrix or look-up, every cell ends with `|`; write - for an empty cell"
                 .into(),
         );
+    }
+    if let Some(help) = dice_letter_hint(text, at) {
+        return Some(help);
     }
     if expected.contains(&Rule::dice_sign)
         && text[..at]
@@ -346,11 +379,6 @@ fn hint(expected: &[Rule], text: &str, at: usize) -> Option<String> {
     }
     if rest.starts_with('%') && text[..at].ends_with([' ', '\t']) {
         return Some("write a percentage without a space before %, as in +20%".into());
-    }
-    if expected.contains(&Rule::name) && is_keyword(&word) {
-        return Some(format!(
-            "`{word}` is a keyword of the table language; choose another name, such as `{word}_1`"
-        ));
     }
     if expected.contains(&Rule::name) && rest.starts_with(|c: char| c.is_ascii_digit()) {
         return Some("names start with a letter or _; write e.g. `row_1` rather than `1`".into());
