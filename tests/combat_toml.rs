@@ -187,7 +187,7 @@ fn a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it() {
     has(&log, "Bryn: off_balance for 1 round");
     has(
         &log,
-        "Bryn: dodge 55, rolled 40: success\n    Bryn fails to resist\n    Bryn: prone for 1 round",
+        "Bryn: dodge 55, rolled 40: success\n    Bryn fails to resist the original roll of 2 (a better level wins, then the higher roll)\n    Bryn: prone for 1 round",
     );
 }
 

@@ -191,7 +191,7 @@ choose = "none"
     let _ = fs::remove_dir_all(&dir);
     let log = text(&output.stdout);
     assert!(
-        log.contains("3D6 attack (melee_combat 4D+2) for A → 6 [1, 2, 3]"),
+        log.contains("3D6 attack (melee_combat 4D+2) for A → 6 (dice showed 1, 2, 3)"),
         "{log}"
     );
     assert!(

@@ -86,6 +86,9 @@ pub enum Event {
     Resisted {
         who: Name,
         resisted: bool,
+        /// The opponent's original roll it was tested against (none: there was none).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        against: Option<i64>,
     },
     /// A blow forced a combatant back so many metres.
     Knockback {

@@ -55,10 +55,11 @@ pub fn render_text(event: &Event, out: &mut String) {
             if faces.len() == 1 && dice.starts_with("1D") && !dice[2..].contains(['+', '-']) {
                 writeln!(out, "    {dice} {purpose}{who} → {total}")
             } else {
+                // What each die showed, where the total is more than one die.
                 let faces: Vec<String> = faces.iter().map(ToString::to_string).collect();
                 writeln!(
                     out,
-                    "    {dice} {purpose}{who} → {total} [{}]",
+                    "    {dice} {purpose}{who} → {total} (dice showed {})",
                     faces.join(", ")
                 )
             }
@@ -131,14 +132,19 @@ pub fn render_text(event: &Event, out: &mut String) {
             armour,
         } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
-        Event::Resisted { who, resisted } => {
-            let verb = if *resisted {
-                "resists"
-            } else {
-                "fails to resist"
-            };
-            writeln!(out, "    {who} {verb}")
-        }
+        // An opposed test: a better level wins, the same level the higher roll.
+        Event::Resisted {
+            who,
+            resisted,
+            against,
+        } => match (resisted, against) {
+            (true, Some(roll)) => writeln!(out, "    {who} resists the original roll of {roll}"),
+            (false, Some(roll)) => writeln!(
+                out,
+                "    {who} fails to resist the original roll of {roll} (a better level wins, then the higher roll)"
+            ),
+            (_, None) => writeln!(out, "    {who} fails to resist: there is no roll to beat"),
+        },
         Event::Knockback { who, metres } => {
             writeln!(out, "    {who} is knocked back {metres} m")
         }

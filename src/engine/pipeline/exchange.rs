@@ -741,6 +741,7 @@ impl FightHandle {
         self.emit(Event::Resisted {
             who: self.name(who),
             resisted: resists,
+            against: original.map(|original| original.roll),
         });
         Ok(resists)
     }
