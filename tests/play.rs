@@ -425,3 +425,62 @@ fn dice_are_typed_as_they_read_0_on_a_d10_and_00_on_percentile_dice() {
     );
     assert!(transcript.contains("→ 100\n"), "{transcript}");
 }
+
+/// `undo` says which action it took back; the fight shown again after it (and after a
+/// resume) starts with the last lines of its log; `status` lists the turns in the order
+/// the log gives them (initiative, then the tie-break).
+#[test]
+fn undo_names_what_it_took_back_and_a_resume_shows_where_the_fight_stands() {
+    let dir = scratch("play-undo-said");
+    let transcript = play(
+        &dir,
+        "said.json",
+        &answers(&[FIRST_ACTION, SECOND_ACTION, &["undo"]]),
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        transcript.contains("(undone: Brannoc's action: defend (of attack, defend))"),
+        "{transcript}"
+    );
+    let (before, shown) = transcript
+        .split_once("(the log so far ends with:)\n")
+        .expect("the last lines of the log before the fight goes on");
+    // The last line of the log shown again is one the GM saw before the undo.
+    let last = shown
+        .lines()
+        .take_while(|l| !l.starts_with("(replayed"))
+        .last()
+        .expect("a line of the log");
+    assert!(
+        before.contains(last),
+        "`{last}` was not in the log:\n{transcript}"
+    );
+    // Each status's order is the order of the round the log announced last.
+    // `Ysolde (20, 3 actions), Brannoc (18, 3 actions)` in the log, `Ysolde 20 (2 actions
+    // left), Brannoc 18 (2 actions left)` in the status: the names, in order.
+    let names = |list: &str| -> Vec<String> {
+        list.split("), ")
+            .map(|entry| {
+                let head = entry.split(" (").next().unwrap_or_default();
+                match head.rsplit_once(' ') {
+                    Some((name, number)) if number.parse::<i64>().is_ok() => name.to_string(),
+                    _ => head.to_string(),
+                }
+            })
+            .collect()
+    };
+    let mut announced: Option<Vec<String>> = None;
+    let mut compared = 0;
+    for line in transcript.lines() {
+        let Some(list) = line.trim_start().strip_prefix("order: ") else {
+            continue;
+        };
+        if list.contains(" actions)") || list.contains(" action)") {
+            announced = Some(names(list));
+        } else if let Some(order) = &announced {
+            assert_eq!(&names(list), order, "{line}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "no status order shown:\n{transcript}");
+}

@@ -106,6 +106,8 @@ pub struct Outcome {
 pub struct Core {
     pub combatants: Vec<Combatant>,
     pub round: u32,
+    /// This round's order of turns, best first, as initiative and the tie-break made it.
+    pub order: Vec<usize>,
     dice: DiceSource,
     events: Option<Vec<Event>>,
     /// An error that must stop the fight, raised inside a primitive called by a script.
@@ -235,6 +237,7 @@ impl FightHandle {
             distances,
             waiting: Vec::new(),
             turn_of: None,
+            order: Vec::new(),
         };
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
@@ -458,6 +461,7 @@ impl FightHandle {
         // Highest initiative first, then the ruleset's tie-break, then scenario order.
         keys.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         let order: Vec<usize> = keys.iter().map(|k| k.2).collect();
+        self.core().order.clone_from(&order);
         let listed = {
             let core = self.core();
             order

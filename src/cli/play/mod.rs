@@ -125,11 +125,11 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
                 return Ok(());
             }
             Some(Stop::Undo) => {
-                session.record.undo();
+                let taken_back = session.record.undo().unwrap_or_default();
                 // The status is saved again once the replay reaches the undone point.
                 session.record.status.clear();
                 session.save(None);
-                session.say("(undone: the last resolved action is taken back)");
+                session.say(&undone(&taken_back));
                 if session.record.resolved.is_empty() {
                     session.say("(back to the start of the fight)");
                 }
@@ -253,4 +253,23 @@ pub fn finish_recorded(session: &Shared, finished: bool) {
     session.record.finished = finished;
     let fight = session.fight.take();
     session.save(fight.as_ref());
+}
+
+/// What `undo` says it took back: the action's first input (its choice, mostly) and
+/// how many more.
+fn undone(taken_back: &[record::Input]) -> String {
+    match taken_back {
+        [] => "(undone: the last resolved action is taken back)".into(),
+        [only] => format!("(undone: {})", only.describe()),
+        [first, second] => format!(
+            "(undone: {}, and after it {})",
+            first.describe(),
+            second.describe()
+        ),
+        [first, rest @ ..] => format!(
+            "(undone: {}, and the {} dice and choices after it)",
+            first.describe(),
+            rest.len()
+        ),
+    }
 }

@@ -103,21 +103,20 @@ impl Record {
     }
 
     /// Drop the action in progress and the last resolved one that took an input (a
-    /// round's end that asked nothing is not worth an undo of its own); false if none
-    /// was resolved.
-    pub fn undo(&mut self) -> bool {
-        let Some(&end) = self.resolved.last() else {
-            return false;
-        };
+    /// round's end that asked nothing is not worth an undo of its own): the inputs of
+    /// the action taken back, `None` if none was resolved.
+    pub fn undo(&mut self) -> Option<Vec<Input>> {
+        let &end = self.resolved.last()?;
         while self.resolved.pop().is_some() {
             if self.resolved.last().copied().unwrap_or(0) < end {
                 break;
             }
         }
-        self.inputs
-            .truncate(self.resolved.last().copied().unwrap_or(0));
+        let start = self.resolved.last().copied().unwrap_or(0);
+        let taken_back = self.inputs.get(start..end).unwrap_or_default().to_vec();
+        self.inputs.truncate(start);
         self.finished = false;
-        true
+        Some(taken_back)
     }
 
     /// Read a state file; the reason when it is not one.
@@ -168,11 +167,12 @@ mod tests {
         record.inputs = (1..=5).map(die).collect();
         record.resolved = vec![2, 4];
         assert_eq!(record.completed().len(), 4);
-        assert!(record.undo());
+        let taken_back = record.undo().expect("an action to undo");
+        assert_eq!(taken_back.len(), 2, "the inputs 3 and 4");
         assert_eq!(record.inputs.len(), 2);
-        assert!(record.undo());
+        assert!(record.undo().is_some());
         assert!(record.inputs.is_empty());
-        assert!(!record.undo());
+        assert!(record.undo().is_none());
     }
 
     #[test]
@@ -180,7 +180,7 @@ mod tests {
         let mut record = Record::new("duel.toml".into(), None, 1);
         record.inputs = (1..=4).map(die).collect();
         record.resolved = vec![2, 4, 4];
-        assert!(record.undo());
+        assert!(record.undo().is_some());
         assert_eq!(record.resolved, [2]);
         assert_eq!(record.inputs.len(), 2);
     }

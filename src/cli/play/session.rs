@@ -50,7 +50,13 @@ pub struct Session {
     /// The fight, kept for `status` at a die prompt; cleared when the run ends.
     pub fight: Option<FightHandle>,
     names: Vec<String>,
+    /// The last lines of the log while the record is replayed unseen (a resume, an
+    /// undo): shown when the fight goes on, so the GM sees where it stands.
+    recent: VecDeque<String>,
 }
+
+/// How many lines of the log a resumed fight shows of what came before.
+const RECENT_LINES: usize = 12;
 
 pub type Shared = Arc<Mutex<Session>>;
 
@@ -89,6 +95,7 @@ impl Session {
             save_failed: false,
             fight: None,
             names: setup.names,
+            recent: VecDeque::new(),
         }))
     }
 
@@ -503,11 +510,22 @@ impl Session {
         if self.fight.is_none() {
             self.fight = Some(fight.clone());
         }
-        if self.live() && self.terminal.is_some() {
-            let mut text = String::new();
-            render_text(event, &mut text);
-            if let Some(text) = text.strip_suffix('\n') {
-                self.say(text);
+        if self.terminal.is_none() {
+            return;
+        }
+        let mut text = String::new();
+        render_text(event, &mut text);
+        let Some(text) = text.strip_suffix('\n') else {
+            return;
+        };
+        if self.live() {
+            self.say(text);
+        } else {
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                if self.recent.len() == RECENT_LINES {
+                    self.recent.pop_front();
+                }
+                self.recent.push_back(line.to_string());
             }
         }
     }
@@ -518,6 +536,13 @@ impl Session {
             self.silent -= 1;
             if self.silent == 0 {
                 self.save(Some(fight));
+                if !self.recent.is_empty() {
+                    let recent: Vec<String> = self.recent.drain(..).collect();
+                    self.say(&format!(
+                        "(the log so far ends with:)\n{}",
+                        recent.join("\n")
+                    ));
+                }
                 self.say(&format!(
                     "(replayed {} dice and choices; the fight goes on from here)",
                     self.record.inputs.len()

@@ -17,10 +17,17 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
             .unwrap_or_else(|| id.to_string())
     };
     let mut lines = vec![format!("status, round {}", core.round)];
-    // Highest initiative first; equal ones in scenario order (the engine's tie-break is
-    // not kept once the order is made).
-    let mut order: Vec<&Combatant> = core.combatants.iter().filter(|c| !c.out).collect();
-    order.sort_by_key(|c| std::cmp::Reverse(c.initiative));
+    // The round's order as the engine made it (initiative, then its tie-break); before
+    // the first round, scenario order.
+    let order: Vec<&Combatant> = if core.order.is_empty() {
+        core.combatants.iter().filter(|c| !c.out).collect()
+    } else {
+        core.order
+            .iter()
+            .map(|&who| &core.combatants[who])
+            .filter(|c| !c.out)
+            .collect()
+    };
     let listed: Vec<String> = order
         .iter()
         .map(|c| {
