@@ -199,3 +199,31 @@ fn completions_and_the_man_page_know_every_command() {
     assert!(page.contains("simulate"), "{page}");
     assert_eq!(affray(&["completions", "nosh"]).status.code(), Some(2));
 }
+
+/// `simulate` and `compare` without --seed choose one too, and say so.
+#[test]
+fn an_unseeded_run_chooses_a_seed_and_says_how_to_repeat_it() {
+    let duel = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+    let output = affray(&["simulate", duel, "--fights", "20"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report = text(&output.stdout);
+    let seed = report
+        .lines()
+        .find_map(|l| l.strip_prefix("(seed chosen at random: add --seed "))
+        .and_then(|rest| rest.split(' ').next())
+        .expect("the seed chosen is said")
+        .to_string();
+    assert!(
+        report.contains(&format!("20 fights, seed {seed}")),
+        "{report}"
+    );
+    let again = affray(&["simulate", duel, "--fights", "20", "--seed", &seed]);
+    let again = text(&again.stdout);
+    let body = |r: &str| {
+        r.lines()
+            .take_while(|l| !l.starts_with("(seed"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&again), body(&report));
+}

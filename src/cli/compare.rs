@@ -19,6 +19,8 @@ pub struct CompareArgs<'a> {
     pub scenario: &'a Path,
     pub rulesets: &'a [PathBuf],
     pub run: Plan,
+    /// The seed was chosen, not given: said, so that the run can be repeated.
+    pub seed_chosen: bool,
     pub until_error: Option<f64>,
     pub json: bool,
     pub all: bool,
@@ -75,6 +77,11 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
             serde_json::to_string_pretty(&reports)
         };
         println!("{}", value.unwrap_or_default());
+    } else if args.seed_chosen {
+        println!(
+            "\n(seed chosen at random: add --seed {} to repeat this run)",
+            args.run.seed
+        );
     }
     Ok(())
 }

@@ -364,6 +364,7 @@ pub fn run() -> ExitCode {
                     scenario: &scenario,
                     rulesets: &rulesets,
                     run: run.plan(),
+                    seed_chosen: run.seed.is_none(),
                     until_error: run.until_error,
                     json,
                     all,
@@ -386,6 +387,7 @@ pub fn run() -> ExitCode {
             scenario: &scenario,
             ruleset: ruleset.as_deref(),
             run: run.plan(),
+            seed_chosen: run.seed.is_none(),
             until_error: run.until_error,
             json,
             plot: plot.as_deref(),
@@ -481,9 +483,10 @@ struct RunOptions {
     /// How many fights (under each ruleset, for compare); the most, with --until-error.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     fights: u64,
-    /// Seed of the run: the same seed gives the same report.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed of the run: the same seed gives the same report. Without it a seed is
+    /// chosen and printed.
+    #[arg(long)]
+    seed: Option<u64>,
     /// Threads to fight on (default: every core). The report does not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -495,10 +498,11 @@ struct RunOptions {
 }
 
 impl RunOptions {
+    /// The plan of the run; without --seed, with a seed chosen now.
     fn plan(&self) -> affray::analysis::run::Plan {
         affray::analysis::run::Plan {
             fights: self.fights,
-            seed: self.seed,
+            seed: self.seed.unwrap_or_else(fresh_seed),
             // Threads asked for, or one per core.
             threads: self.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),

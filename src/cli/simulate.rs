@@ -18,6 +18,8 @@ pub struct SimulateArgs<'a> {
     pub scenario: &'a Path,
     pub ruleset: Option<&'a Path>,
     pub run: Plan,
+    /// The seed was chosen, not given: said, so that the run can be repeated.
+    pub seed_chosen: bool,
     pub until_error: Option<f64>,
     pub json: bool,
     pub plot: Option<&'a Path>,
@@ -97,6 +99,12 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
                 "\none fight of this run with its log: affray fight {} --seed {}",
                 args.scenario.display(),
                 run::fight_seed(args.run.seed, 0)
+            );
+        }
+        if args.seed_chosen {
+            println!(
+                "(seed chosen at random: add --seed {} to repeat this run)",
+                args.run.seed
             );
         }
     }

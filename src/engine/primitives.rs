@@ -283,6 +283,22 @@ impl FightHandle {
         )
     }
 
+    /// A weapon in hand left in `victim`'s wound (an impaling blow): out of the hand as a
+    /// dropped one is (readied again, it is pulled out), and said to be where it is.
+    /// The script logs how it stays there.
+    pub fn lodge_weapon(&self, who: usize, id: Name, victim: usize) -> Primitive<()> {
+        let mut core = self.core();
+        let combatant = &mut core.combatants[who];
+        let weapon = combatant
+            .weapons
+            .iter_mut()
+            .find(|w| w.id == id && w.place == WeaponPlace::InHand)
+            .ok_or_else(|| format!("{} holds no `{id}`", combatant.spec.name))?;
+        weapon.place = WeaponPlace::Dropped;
+        weapon.lodged_in = Some(victim);
+        Ok(())
+    }
+
     /// A weapon out of reach for the rest of the fight (broken, taken, thrown): wherever
     /// it was, it can be neither held nor readied again. The script says why.
     pub fn lose_weapon(&self, who: usize, id: Name) -> Primitive<()> {
@@ -337,6 +353,7 @@ impl FightHandle {
                     format!("{} {state} no `{id}`", combatant.spec.name)
                 })?;
             weapon.place = to;
+            weapon.lodged_in = None;
             combatant.spec.name
         };
         self.note(format!("{name} {verb} the {}", self.weapon(id)?.name));

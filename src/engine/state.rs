@@ -35,6 +35,9 @@ pub struct WeaponState {
     pub id: Name,
     pub hit_points: i64,
     pub place: WeaponPlace,
+    /// Dropped where it struck: left in this combatant's wound (an impaling blow), until
+    /// it is readied again.
+    pub lodged_in: Option<usize>,
 }
 
 /// Where a weapon of the scenario is: every one starts in hand; a ruleset's scripts stow
@@ -89,6 +92,7 @@ impl Combatant {
                 id,
                 hit_points: weapon_hp(id),
                 place: WeaponPlace::InHand,
+                lodged_in: None,
             })
             .collect();
         Combatant {

@@ -198,6 +198,13 @@ pub fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn(
+        "lodge_weapon",
+        |f: &mut FightHandle, w: i64, id: &str, victim: i64| -> Result<()> {
+            let victim = who(f, victim)?;
+            Ok(f.lodge_weapon(who(f, w)?, Name::new(id), victim)?)
+        },
+    );
+    engine.register_fn(
         "lose_weapon",
         |f: &mut FightHandle, w: i64, id: &str| -> Result<()> {
             Ok(f.lose_weapon(who(f, w)?, Name::new(id))?)

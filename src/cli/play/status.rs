@@ -90,7 +90,13 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
                 .weapons
                 .iter()
                 .filter(|w| w.place == place)
-                .map(|w| format!("{} ({} HP)", weapon_name(&w.id), w.hit_points))
+                .map(|w| {
+                    let stuck = w
+                        .lodged_in
+                        .map(|victim| format!(", stuck in {}", core.combatants[victim].name()))
+                        .unwrap_or_default();
+                    format!("{} ({} HP{stuck})", weapon_name(&w.id), w.hit_points)
+                })
                 .collect();
             if !weapons.is_empty() {
                 lines.push(format!("    {label}: {}", weapons.join(", ")));
