@@ -484,3 +484,39 @@ fn undo_names_what_it_took_back_and_a_resume_shows_where_the_fight_stands() {
     }
     assert!(compared > 0, "no status order shown:\n{transcript}");
 }
+
+/// A weapon an impaling blow left in the wound is where the log says: the status lists
+/// it as stuck in the foe, not merely dropped (seed 2: Brannoc's long sword stays in
+/// Ysolde's head, and the round ends with it there).
+#[test]
+fn the_status_says_where_an_impaling_weapon_is() {
+    let dir = scratch("play-stuck");
+    let duel = duel();
+    let output = affray_with_input(
+        &dir,
+        &[
+            "fight",
+            &duel,
+            "-i",
+            "--seed",
+            "2",
+            "--dial",
+            "dice=auto",
+            "--dial",
+            "choices=auto",
+            "--state",
+            "stuck.json",
+        ],
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    let transcript = text(&output.stdout);
+    assert!(
+        transcript.contains("Long Sword stays in Ysolde's head"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("dropped: Long Sword (12 HP, stuck in Ysolde)"),
+        "{transcript}"
+    );
+}
