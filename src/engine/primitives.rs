@@ -283,7 +283,7 @@ impl FightHandle {
         )
     }
 
-    /// A weapon in hand left in `victim`'s wound (an impaling blow): out of the hand as a
+    /// A weapon in hand left in `victim`'s wound (a blow that leaves it there): out of the hand as a
     /// dropped one is (readied again, it is pulled out), and said to be where it is.
     /// The script logs how it stays there.
     pub fn lodge_weapon(&self, who: usize, id: Name, victim: usize) -> Primitive<()> {

@@ -35,7 +35,7 @@ pub struct WeaponState {
     pub id: Name,
     pub hit_points: i64,
     pub place: WeaponPlace,
-    /// Dropped where it struck: left in this combatant's wound (an impaling blow), until
+    /// Dropped where it struck: left in this combatant's wound (a blow that leaves it there), until
     /// it is readied again.
     pub lodged_in: Option<usize>,
 }

@@ -49,10 +49,7 @@ use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::names::Name;
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{
-    Action, ActionExpr, Amount, Cell, Duration, Key, Length, ModifierItem, ModifierValue, Table,
-    TableKind,
-};
+use crate::tables::{Action, ActionExpr, Cell, Key, ModifierItem, ModifierValue, Table, TableKind};
 
 type Text = TomlSpanned<String>;
 
@@ -431,24 +428,10 @@ impl<'a> Compiler<'a> {
     /// actions`) at the place the actions are written; they may roll dice.
     fn action_exprs(&mut self, actions: &mut [Spanned<Action>]) {
         for action in actions {
-            match &mut action.value {
-                Action::Set {
-                    to: Amount::Expr(expr),
-                    ..
-                }
-                | Action::Condition {
-                    duration:
-                        Some(Duration {
-                            length: Length::Expr(expr),
-                            ..
-                        }),
-                    ..
-                } => self.action_expr(expr),
-                Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
-                    self.action_exprs(otherwise)
-                }
-                _ => {}
+            if let Some(expr) = action.value.expression_mut() {
+                self.action_expr(expr);
             }
+            self.action_exprs(action.value.otherwise_mut());
         }
     }
 

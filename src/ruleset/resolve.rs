@@ -20,10 +20,7 @@ use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
 use crate::script::{Hooks, Script, compile_script};
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{
-    Action, Amount, Axis, Cell, Duration, Key, Length, ModifierValue, Table, TableKind,
-    validate_file,
-};
+use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
 pub(super) struct Inputs<'a> {
     pub settings: Option<&'a SourceFile>,
@@ -1010,31 +1007,15 @@ impl Names<'_> {
 /// An expression in a table file's action (`set NAME (EXPR)`, `for (EXPR) actions`).
 fn reject_action_exprs(actions: &[Spanned<Action>], file: &SourceFile, problems: &mut Problems) {
     for action in actions {
-        let expr = match &action.value {
-            Action::Set {
-                to: Amount::Expr(expr),
-                ..
-            }
-            | Action::Condition {
-                duration:
-                    Some(Duration {
-                        length: Length::Expr(expr),
-                        ..
-                    }),
-                ..
-            } => expr,
-            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
-                reject_action_exprs(otherwise, file, problems);
-                continue;
-            }
-            _ => continue,
-        };
-        problems.push(
-            RulesetProblem::ExpressionInTable {
-                src: file.named(),
-                span: expr.text.span.into(),
-            }
-            .into(),
-        );
+        if let Some(expr) = action.value.expression() {
+            problems.push(
+                RulesetProblem::ExpressionInTable {
+                    src: file.named(),
+                    span: expr.text.span.into(),
+                }
+                .into(),
+            );
+        }
+        reject_action_exprs(action.value.otherwise(), file, problems);
     }
 }

@@ -159,6 +159,63 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The expression written where a number goes (`set NAME (EXPR)`, `for (EXPR)
+    /// actions`; combat.toml only), if this action has one.
+    pub fn expression(&self) -> Option<&ActionExpr> {
+        match self {
+            Action::Set {
+                to: Amount::Expr(expr),
+                ..
+            }
+            | Action::Condition {
+                duration:
+                    Some(Duration {
+                        length: Length::Expr(expr),
+                        ..
+                    }),
+                ..
+            } => Some(expr),
+            _ => None,
+        }
+    }
+
+    /// The same, to compile it.
+    pub fn expression_mut(&mut self) -> Option<&mut ActionExpr> {
+        match self {
+            Action::Set {
+                to: Amount::Expr(expr),
+                ..
+            }
+            | Action::Condition {
+                duration:
+                    Some(Duration {
+                        length: Length::Expr(expr),
+                        ..
+                    }),
+                ..
+            } => Some(expr),
+            _ => None,
+        }
+    }
+
+    /// What `resist` and `test` do on a failure (none for the other actions).
+    pub fn otherwise_mut(&mut self) -> &mut [Spanned<Action>] {
+        match self {
+            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => otherwise,
+            _ => &mut [],
+        }
+    }
+
+    /// The same, to read.
+    pub fn otherwise(&self) -> &[Spanned<Action>] {
+        match self {
+            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => otherwise,
+            _ => &[],
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Duration {
     pub length: Length,
