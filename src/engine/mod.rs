@@ -620,7 +620,7 @@ impl FightHandle {
             decision: decision.name,
             options: decision.options,
             chosen,
-            by: Name::new(by),
+            by,
         });
         Ok(chosen)
     }

@@ -53,7 +53,8 @@ pub enum Event {
         decision: Name,
         options: Vec<Name>,
         chosen: Name,
-        by: Name,
+        /// Who chose: the chooser's own words (`tactics`, `scenario`, `GM`, ...).
+        by: &'static str,
     },
     TableRow {
         #[serde(skip_serializing_if = "Option::is_none")]
