@@ -1068,6 +1068,48 @@ fn impale_yanked_free_costs_an_action_and_does_the_weapons_damage_again() {
     );
 }
 
+/// Impale, a failed yank: the Combat Action is spent and the Brawn roll fails, so the
+/// weapon stays in the wound as if left there ("requires a successful Brawn roll"): no
+/// withdrawal damage, Bob impaled, the long sword stuck in him, and his next attack at
+/// 50 − 20 = 30.
+#[test]
+fn impale_yank_that_fails_its_brawn_roll_leaves_the_weapon_in_the_wound() {
+    let f = duel(
+        "impale-yank-fails",
+        Fighter::ann(),
+        Fighter::bob(),
+        &[
+            BOB_NO_PARRY,
+            ("manoeuvre", "Ann", "impale"),
+            ("impaled_weapon", "Ann", "yank"),
+        ],
+        "30 2 5 11 80 40",
+    );
+    f.has("Ann spends an action on yanking the weapon free (1 left)")
+        .has("Bob: impaled")
+        .has("Long Sword stays in Bob's chest");
+    assert_eq!(f.tests()[1], t("Ann", "brawn", 40, 80, "failure"));
+    assert_eq!(f.damage(), [d("Bob", "chest", 5, 2)]);
+    assert_eq!(f.tests()[2], t("Bob", "style", 30, 40, "failure"));
+}
+
+/// Impale with no Combat Action left to yank with: the weapon stays, asked of no one
+/// (the only option is taken without a decision). Ann has 0 + 1 (her shield) Combat
+/// Actions, all spent on the attack.
+#[test]
+fn impale_without_an_action_to_spare_leaves_the_weapon_unasked() {
+    let ann = Fighter::ann().statistic("combat_actions", "0");
+    let f = duel(
+        "impale-no-action",
+        ann,
+        Fighter::bob(),
+        &[BOB_NO_PARRY, ("manoeuvre", "Ann", "impale")],
+        "30 2 5 11 40",
+    );
+    assert!(f.choices("impaled_weapon").is_empty());
+    f.has("Long Sword stays in Bob's chest");
+}
+
 /// Maximise Damage (Critical Success Only): "a greatsword with 2D8 damage would inflict
 /// 1D8+8". Ann's critical (04) buys Maximise Damage and Choose Location (left leg): one
 /// die is 8, the other rolls 3: 11.

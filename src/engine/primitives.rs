@@ -864,6 +864,15 @@ impl FightHandle {
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.
+                Action::Spend { .. }
+                | Action::Hurt { .. }
+                | Action::Lodge
+                | Action::Party { .. } => {
+                    return Err(format!(
+                        "`{}` is an action of combat.toml: it cannot be done here",
+                        action.value
+                    ));
+                }
                 Action::Resist { .. } | Action::Test { .. } => {
                     return Err(format!(
                         "`{}` is a test of combat.toml, done in an exchange: it cannot be done here",

@@ -522,7 +522,15 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_test | Rule::test_action => "`test`, as in `test athletics or condition prone`",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
         Rule::action_expr => "an expression in parentheses, as in `(damage)`",
-        Rule::otherwise => "an action, or several in parentheses",
+        Rule::otherwise | Rule::branch => "an action, or several in parentheses",
+        Rule::outcomes => "`then` or `or` and an action",
+        Rule::kw_then | Rule::then_branch => "`then`, as in `test brawn then hurt (weapon.damage)`",
+        Rule::kw_spend | Rule::spend_action => "`spend`, as in `spend 1 action`",
+        Rule::kw_hurt | Rule::hurt_action => "`hurt`, as in `hurt (weapon.damage)`",
+        Rule::kw_lodge | Rule::lodge_action => "`lodge weapon`",
+        Rule::party_action | Rule::party => {
+            "a party of the exchange (attacker, defender, winner or loser), as in `winner (spend 1 action)`"
+        }
         Rule::kw_actions => "`actions`",
         Rule::kw_rounds => "`rounds`",
         Rule::kw_times => "`times`",
@@ -549,7 +557,9 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::lookup_row => "a row such as `| 4 | 1d6-5 | 1d6-5 |`",
         Rule::lookup_cell => "a value",
         Rule::effect => "an effect such as `impale \"Impale\" offensive`",
-        Rule::action => "an action: script, lose, reroll, roll or condition",
+        Rule::action => {
+            "an action: script, lose, reroll, roll, condition, clear, set, drop, resist, test, spend, hurt, lodge or a party's"
+        }
         Rule::script_arg | Rule::value => {
             "a value: a number, a percentage, dice, a \"text\" or a name"
         }

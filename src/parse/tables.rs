@@ -123,6 +123,10 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_clear
             | Rule::kw_set
             | Rule::kw_drop
+            | Rule::kw_spend
+            | Rule::kw_hurt
+            | Rule::kw_lodge
+            | Rule::kw_then
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -467,20 +471,74 @@ fn lower_action(
         },
         Rule::resist_action | Rule::test_action => {
             let test = lower_name(origin, children.expect(Rule::name, "a test")?);
-            let group = children.expect(Rule::otherwise, "the action on a failure")?;
-            let otherwise = group
-                .into_inner()
+            let branch = |group: Option<Pair<'_, Rule>>| {
+                group.map_or(Ok(Vec::new()), |group| {
+                    lower_actions_in(origin, group, hundred)
+                })
+            };
+            let then = branch(children.optional(Rule::then_branch))?;
+            let otherwise = branch(children.optional(Rule::otherwise))?;
+            if rule == Rule::resist_action {
+                Action::Resist {
+                    test,
+                    then,
+                    otherwise,
+                }
+            } else {
+                Action::Test {
+                    test,
+                    then,
+                    otherwise,
+                }
+            }
+        }
+        Rule::spend_action => Action::Spend {
+            count: lower_u32(
+                origin,
+                &children.expect(Rule::integer, "a number of actions")?,
+            )?,
+            // After `action` or `actions`.
+            on: children
+                .remaining()
+                .find(|pair| pair.as_rule() == Rule::string)
+                .map(lower_text),
+        },
+        Rule::hurt_action => Action::Hurt {
+            amount: lower_action_expr(
+                origin,
+                children.expect(Rule::action_expr, "an amount in parentheses")?,
+            ),
+        },
+        Rule::lodge_action => Action::Lodge,
+        Rule::party_action => {
+            let party = match children.expect(Rule::party, "a party")?.as_str() {
+                "attacker" => Party::Attacker,
+                "defender" => Party::Defender,
+                "winner" => Party::Winner,
+                _ => Party::Loser,
+            };
+            let actions = children
+                .remaining()
                 .map(|action| lower_action(origin, action, hundred))
                 .collect::<Result<Vec<_>, _>>()?;
-            if rule == Rule::resist_action {
-                Action::Resist { test, otherwise }
-            } else {
-                Action::Test { test, otherwise }
-            }
+            Action::Party { party, actions }
         }
         _ => return Err(origin.internal(span, "an action", "a row")),
     };
     Ok(Spanned::new(action, span))
+}
+
+/// The actions of a group (`then (...)`, `or (...)`), its keyword left out.
+fn lower_actions_in(
+    origin: Origin<'_>,
+    group: Pair<'_, Rule>,
+    hundred: bool,
+) -> Result<Vec<Spanned<Action>>, ParseError> {
+    group
+        .into_inner()
+        .filter(|pair| !is_keyword(pair.as_rule()))
+        .map(|action| lower_action(origin, action, hundred))
+        .collect()
 }
 
 // ------------------------------------------------------------------ roll tables
@@ -875,4 +933,59 @@ fn lower_effect(origin: Origin<'_>, pair: Pair<'_, Rule>) -> Result<Effect, Pars
         }
     }
     Ok(effect)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn actions(text: &str) -> Vec<Action> {
+        let file = SourceFile::new("combat.toml".to_string(), text.to_string());
+        parse_actions(&file, text, 0)
+            .expect("the actions parse")
+            .into_iter()
+            .map(|a| a.value)
+            .collect()
+    }
+
+    #[test]
+    fn a_spend_says_what_it_is_spent_on() {
+        assert!(matches!(
+            &actions(r#"spend 1 action "yanking the weapon free""#)[..],
+            [Action::Spend { count: 1, on: Some(on) }] if on == "yanking the weapon free"
+        ));
+        assert!(matches!(
+            &actions("spend 2 actions")[..],
+            [Action::Spend { count: 2, on: None }]
+        ));
+    }
+
+    #[test]
+    fn a_test_has_branches_for_success_and_failure_and_a_party_its_own_actions() {
+        let parsed = actions("winner (test brawn then loser (lodge weapon) or clear prone)");
+        let [
+            Action::Party {
+                party,
+                actions: done,
+            },
+        ] = &parsed[..]
+        else {
+            panic!("{parsed:?}");
+        };
+        assert_eq!(*party, Party::Winner);
+        let [branches] = &done[..] else {
+            panic!("{done:?}");
+        };
+        let [then, otherwise] = branches.value.branches();
+        assert_eq!(then.len(), 1);
+        assert_eq!(otherwise[0].value.to_string(), "clear prone");
+        assert_eq!(
+            parsed[0].to_string(),
+            "winner (test brawn then loser (lodge weapon) or clear prone)"
+        );
+        assert!(matches!(
+            &actions("test brawn then hurt (weapon.damage)")[..],
+            [Action::Test { then, otherwise, .. }] if then.len() == 1 && otherwise.is_empty()
+        ));
+    }
 }

@@ -272,13 +272,17 @@ struct EffectEntry {
     /// After `do`, the actions of the first case whose `if` holds.
     #[serde(default)]
     case: Vec<CaseEntry>,
+    /// With a decision, the winner chooses among the named cases whose `if` holds.
+    decision: Option<String>,
 }
 
 /// `[[exchanges.NAME.effect.EFFECT.case]]`: actions done where `if` holds (always
-/// without one), when no case before it was.
+/// without one), when no case before it was; with the effect's `decision`, an option
+/// the winner may choose by its name.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CaseEntry {
+    name: Option<Text>,
     #[serde(rename = "if")]
     guard: Option<Text>,
     #[serde(rename = "do")]
@@ -428,10 +432,25 @@ impl<'a> Compiler<'a> {
     /// actions`) at the place the actions are written; they may roll dice.
     fn action_exprs(&mut self, actions: &mut [Spanned<Action>]) {
         for action in actions {
+            // The blow, the weapon and the parties are an exchange's.
+            if action.value.needs_exchange() && self.scope.at != Place::Exchange {
+                self.rule(
+                    action.span,
+                    "only in an exchange",
+                    format!(
+                        "`{}` is done to an exchange's blow, weapon or parties: a rule of the turn has none",
+                        action.value
+                    ),
+                    "move the rule to an exchange: an effect, a wound or an `after` rule",
+                );
+                continue;
+            }
             if let Some(expr) = action.value.expression_mut() {
                 self.action_expr(expr);
             }
-            self.action_exprs(action.value.otherwise_mut());
+            for branch in action.value.branches_mut() {
+                self.action_exprs(branch);
+            }
         }
     }
 
@@ -742,6 +761,7 @@ impl<'a> Compiler<'a> {
                 traits: effect.weapons.iter().map(|w| Name::new(&w.value)).collect(),
                 actions: effect.actions.clone(),
                 cases: Vec::new(),
+                decision: None,
                 offered: None,
                 guard: None,
                 to: Party::Loser,
@@ -836,14 +856,42 @@ impl<'a> Compiler<'a> {
                 );
                 let guard = case.guard.as_ref().map(|text| self.condition(text));
                 let actions = self.actions(&case.actions, names);
+                // With a decision each case is an option, named; without, none is.
+                let name = match (&entry.decision, &case.name) {
+                    (Some(_), Some(_)) | (None, None) => {
+                        case.name.as_ref().map(|n| Name::new(n.get_ref()))
+                    }
+                    (Some(decision), None) => {
+                        self.rule(
+                            content(&case.actions),
+                            "a case without a name",
+                            format!("case {} of the effect `{effect}` is an option of the decision `{decision}`, and has no name", at + 1),
+                            "give it `name = \"...\"`: the name the decision offers (and tactics.toml chooses)",
+                        );
+                        sound = false;
+                        None
+                    }
+                    (None, Some(name)) => {
+                        self.rule(
+                            content(name),
+                            "a name without a decision",
+                            format!("case {} of the effect `{effect}` is named, and the effect asks no decision", at + 1),
+                            "give the effect `decision = \"...\"` for the winner to choose among its cases, or remove the name (the first case that holds is done)",
+                        );
+                        sound = false;
+                        None
+                    }
+                };
                 match (guard, actions) {
                     (Some(None), _) | (_, None) => sound = false,
                     (guard, Some(actions)) => rule.cases.push(Case {
+                        name,
                         guard: guard.flatten(),
                         actions,
                     }),
                 }
             }
+            rule.decision = entry.decision.as_deref().map(Name::new);
             match entry.to.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("loser") => rule.to = Party::Loser,
                 Some("winner") => rule.to = Party::Winner,
@@ -1507,10 +1555,15 @@ fn check_resists(
     problems: &mut Problems,
 ) {
     for action in actions {
-        let (test, otherwise, alone) = match &action.value {
-            Action::Resist { test, otherwise } => (test, otherwise, false),
-            Action::Test { test, otherwise } => (test, otherwise, true),
-            _ => continue,
+        let (test, alone) = match &action.value {
+            Action::Resist { test, .. } => (test, false),
+            Action::Test { test, .. } => (test, true),
+            _ => {
+                for branch in action.value.branches() {
+                    check_resists(branch, tests, file, problems);
+                }
+                continue;
+            }
         };
         match tests {
             Some((all, passing)) if !all.contains(&test.value) => problems.push(
@@ -1558,7 +1611,9 @@ fn check_resists(
                 .into(),
             ),
         }
-        check_resists(otherwise, tests, file, problems);
+        for branch in action.value.branches() {
+            check_resists(branch, tests, file, problems);
+        }
     }
 }
 

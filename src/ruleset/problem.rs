@@ -56,6 +56,22 @@ pub enum RulesetProblem {
         span: SourceSpan,
     },
 
+    /// `spend 1 action`, `lodge weapon`, `winner (...)` in a table file.
+    #[error("`{action}` is an action of combat.toml")]
+    #[diagnostic(
+        code(affray::table::combat_action_in_table),
+        help(
+            "a table's row is done where no turn's action or exchange's blow, weapon or parties are at hand: move the rule to combat.toml (a turn's action, an effect, a wound, an `after` rule)"
+        )
+    )]
+    CombatActionInTable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("only combat.toml does this")]
+        span: SourceSpan,
+        action: String,
+    },
+
     /// A table defined in two files.
     #[error("the table `{name}` is defined twice")]
     #[diagnostic(

@@ -919,11 +919,19 @@ impl Names<'_> {
                     }
                 }
                 // A value is any name a ruleset keeps: none is declared.
-                Action::LoseActions { .. } | Action::Reroll { .. } | Action::Set { .. } => {}
+                Action::LoseActions { .. }
+                | Action::Reroll { .. }
+                | Action::Set { .. }
+                | Action::Spend { .. }
+                | Action::Hurt { .. }
+                | Action::Lodge => {}
                 // The test is one of combat.toml's, checked when it is compiled; what
-                // happens on a failure is checked here like any action.
-                Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => {
-                    self.check_actions(otherwise, file, problems)
+                // happens on a success or a failure, or what a party does, is checked
+                // here like any action.
+                Action::Resist { .. } | Action::Test { .. } | Action::Party { .. } => {
+                    for branch in action.value.branches() {
+                        self.check_actions(branch, file, problems);
+                    }
                 }
             }
         }
@@ -1004,7 +1012,8 @@ impl Names<'_> {
     }
 }
 
-/// An expression in a table file's action (`set NAME (EXPR)`, `for (EXPR) actions`).
+/// An expression in a table file's action (`set NAME (EXPR)`, `for (EXPR) actions`), or
+/// an action only combat.toml can do (`spend 1 action`, `lodge weapon`, `winner (...)`).
 fn reject_action_exprs(actions: &[Spanned<Action>], file: &SourceFile, problems: &mut Problems) {
     for action in actions {
         if let Some(expr) = action.value.expression() {
@@ -1015,7 +1024,18 @@ fn reject_action_exprs(actions: &[Spanned<Action>], file: &SourceFile, problems:
                 }
                 .into(),
             );
+        } else if action.value.combat_only() {
+            problems.push(
+                RulesetProblem::CombatActionInTable {
+                    src: file.named(),
+                    span: action.span.into(),
+                    action: action.value.to_string(),
+                }
+                .into(),
+            );
         }
-        reject_action_exprs(action.value.otherwise(), file, problems);
+        for branch in action.value.branches() {
+            reject_action_exprs(branch, file, problems);
+        }
     }
 }

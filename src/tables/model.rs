@@ -125,13 +125,38 @@ pub enum Action {
     /// combat.toml against its opponent's original roll; the action when it fails.
     Resist {
         test: Spanned<String>,
+        /// What it does when it resists (`then`); usually nothing.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Spanned<Action>>,
         otherwise: Vec<Spanned<Action>>,
     },
     /// `test athletics or condition prone`: the combatant rolls a test kind of
-    /// combat.toml on its own; the action when it does not pass.
+    /// combat.toml on its own; the action when it does not pass (and, written `then`,
+    /// the action when it does).
     Test {
         test: Spanned<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Spanned<Action>>,
         otherwise: Vec<Spanned<Action>>,
+    },
+    /// `spend 1 action "yanking the weapon free"`: Combat Actions spent now, as many as
+    /// the combatant has left, on what the text says (the rule's name without one).
+    Spend {
+        count: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        on: Option<String>,
+    },
+    /// `hurt (weapon.damage)`: hit points lost at the blow's location, no armour
+    /// counted (combat.toml's exchanges).
+    Hurt { amount: ActionExpr },
+    /// `lodge weapon`: the exchange's weapon stays in the combatant's wound, out of its
+    /// wielder's hand (combat.toml's exchanges).
+    Lodge,
+    /// `winner (spend 1 action, ...)`: actions done by another party of the exchange
+    /// than the rule's own (combat.toml's exchanges).
+    Party {
+        party: Party,
+        actions: Vec<Spanned<Action>>,
     },
     /// `clear prone`: the condition ends.
     Clear {
@@ -159,11 +184,48 @@ pub enum Action {
     },
 }
 
+/// A party of an exchange, as actions name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Party {
+    Attacker,
+    Defender,
+    Winner,
+    Loser,
+}
+
+impl Party {
+    pub fn word(self) -> &'static str {
+        match self {
+            Party::Attacker => "attacker",
+            Party::Defender => "defender",
+            Party::Winner => "winner",
+            Party::Loser => "loser",
+        }
+    }
+}
+
 impl Action {
+    /// Whether the action needs an exchange of combat.toml to be done in: its blow, its
+    /// weapon, its parties (`hurt`, `lodge`, `winner (...)`).
+    pub fn needs_exchange(&self) -> bool {
+        matches!(
+            self,
+            Action::Hurt { .. } | Action::Lodge | Action::Party { .. }
+        )
+    }
+
+    /// Whether only combat.toml may do the action (those of an exchange, and `spend`,
+    /// which a turn's action or an exchange pays), not a table file's row.
+    pub fn combat_only(&self) -> bool {
+        self.needs_exchange() || matches!(self, Action::Spend { .. })
+    }
+
     /// The expression written where a number goes (`set NAME (EXPR)`, `for (EXPR)
-    /// actions`; combat.toml only), if this action has one.
+    /// actions`, `hurt (EXPR)`; combat.toml only), if this action has one.
     pub fn expression(&self) -> Option<&ActionExpr> {
         match self {
+            Action::Hurt { amount } => Some(amount),
             Action::Set {
                 to: Amount::Expr(expr),
                 ..
@@ -183,6 +245,7 @@ impl Action {
     /// The same, to compile it.
     pub fn expression_mut(&mut self) -> Option<&mut ActionExpr> {
         match self {
+            Action::Hurt { amount } => Some(amount),
             Action::Set {
                 to: Amount::Expr(expr),
                 ..
@@ -199,19 +262,32 @@ impl Action {
         }
     }
 
-    /// What `resist` and `test` do on a failure (none for the other actions).
-    pub fn otherwise_mut(&mut self) -> &mut [Spanned<Action>] {
+    /// The actions within this one: what `resist` and `test` do on a success and on a
+    /// failure, what a party does (none for the other actions).
+    pub fn branches_mut(&mut self) -> [&mut [Spanned<Action>]; 2] {
         match self {
-            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => otherwise,
-            _ => &mut [],
+            Action::Resist {
+                then, otherwise, ..
+            }
+            | Action::Test {
+                then, otherwise, ..
+            } => [then, otherwise],
+            Action::Party { actions, .. } => [actions, &mut []],
+            _ => [&mut [], &mut []],
         }
     }
 
     /// The same, to read.
-    pub fn otherwise(&self) -> &[Spanned<Action>] {
+    pub fn branches(&self) -> [&[Spanned<Action>]; 2] {
         match self {
-            Action::Resist { otherwise, .. } | Action::Test { otherwise, .. } => otherwise,
-            _ => &[],
+            Action::Resist {
+                then, otherwise, ..
+            }
+            | Action::Test {
+                then, otherwise, ..
+            } => [then, otherwise],
+            Action::Party { actions, .. } => [actions, &[]],
+            _ => [&[], &[]],
         }
     }
 }
@@ -581,11 +657,35 @@ impl std::fmt::Display for Action {
             Action::Set { value, to } => write!(f, "set {value} {to}"),
             Action::Drop { not: true, which } => write!(f, "drop not {which}"),
             Action::Drop { not: false, which } => write!(f, "drop {which}"),
-            Action::Resist { test, otherwise } => {
-                write!(f, "resist {test} or {}", Otherwise(otherwise))
+            Action::Resist {
+                test,
+                then,
+                otherwise,
+            } => {
+                write!(f, "resist {test}")?;
+                outcomes(f, then, otherwise)
             }
-            Action::Test { test, otherwise } => {
-                write!(f, "test {test} or {}", Otherwise(otherwise))
+            Action::Test {
+                test,
+                then,
+                otherwise,
+            } => {
+                write!(f, "test {test}")?;
+                outcomes(f, then, otherwise)
+            }
+            Action::Spend { count, on } => {
+                let unit = if *count == 1 { "action" } else { "actions" };
+                write!(f, "spend {count} {unit}")?;
+                match on {
+                    Some(on) => write!(f, " {on:?}"),
+                    None => Ok(()),
+                }
+            }
+            Action::Hurt { amount } => write!(f, "hurt {amount}"),
+            Action::Lodge => f.write_str("lodge weapon"),
+            Action::Party { party, actions } => {
+                let all: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
+                write!(f, "{} ({})", party.word(), all.join(", "))
             }
             Action::Condition {
                 condition,
@@ -605,8 +705,24 @@ impl std::fmt::Display for Action {
     }
 }
 
-/// What `resist` and `test` do on a failure, as written: one action, or several in
-/// parentheses.
+/// What `resist` and `test` do, as written: ` then ...` on a success, ` or ...` on a
+/// failure.
+fn outcomes(
+    f: &mut fmt::Formatter<'_>,
+    then: &[Spanned<Action>],
+    otherwise: &[Spanned<Action>],
+) -> fmt::Result {
+    if !then.is_empty() {
+        write!(f, " then {}", Otherwise(then))?;
+    }
+    if !otherwise.is_empty() {
+        write!(f, " or {}", Otherwise(otherwise))?;
+    }
+    Ok(())
+}
+
+/// What `resist` and `test` do on a success or a failure, as written: one action, or
+/// several in parentheses.
 struct Otherwise<'a>(&'a [Spanned<Action>]);
 
 impl fmt::Display for Otherwise<'_> {

@@ -1,12 +1,15 @@
-//! How the expressions of the turn and the exchange read the fight while it runs: each
-//! read takes the fight's state for that read only, so that a die asked of a person can
-//! let them look at the fight meanwhile.
+//! How the expressions of the turn and the exchange read the fight while it runs. An
+//! evaluation holds the fight's state from its first read to its end ([`FightEnv::holds`],
+//! [`FightEnv::number`]), and lets go of it around a die, so that a die asked of a
+//! person lets them look at the fight meanwhile.
+
+use std::sync::MutexGuard;
 
 use crate::dice::DiceExpr;
-use crate::expr::{Env, Slot};
+use crate::expr::{Condition, Env, Number, Slot};
 
-use super::super::FightHandle;
 use super::super::reads::{Bound, Read, SavedBindings, World, opponent, weapon_at};
+use super::super::{Core, FightHandle};
 use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
@@ -18,6 +21,10 @@ pub(super) struct FightEnv<'f> {
     /// What a die rolled here is for, as the log says it.
     pub purpose: &'f str,
     saved: SavedBindings<'f>,
+    /// The fight's state, held while an expression is evaluated (one lock for all its
+    /// reads, not one a read); never held between evaluations, where the engine changes
+    /// the state.
+    held: Option<MutexGuard<'f, Core>>,
 }
 
 impl<'f> FightEnv<'f> {
@@ -36,14 +43,47 @@ impl<'f> FightEnv<'f> {
             },
             purpose: "",
             saved: SavedBindings::default(),
+            held: None,
+        }
+    }
+
+    /// Whether `condition` holds, read with the fight's state held throughout.
+    pub fn holds(&mut self, condition: &Condition) -> bool {
+        self.held = Some(self.fight.core());
+        let holds = condition.eval(self);
+        self.held = None;
+        holds
+    }
+
+    /// What `number` comes to, read with the fight's state held (let go around a die).
+    pub fn number_of(&mut self, number: &Number) -> i64 {
+        self.held = Some(self.fight.core());
+        let value = number.eval(self);
+        self.held = None;
+        value
+    }
+
+    /// The fight's state: the one held by the evaluation, or taken for this read.
+    fn with_core<T>(&self, read: impl FnOnce(&Core) -> T) -> T {
+        match &self.held {
+            Some(core) => read(core),
+            None => read(&self.fight.core()),
         }
     }
 
     fn read<T>(&self, slot: Slot, read: impl FnOnce(&World<'_>, &Bound<'f>, &Read) -> T) -> T {
+        self.with_core(|core| self.read_in(core, slot, read))
+    }
+
+    fn read_in<T>(
+        &self,
+        core: &Core,
+        slot: Slot,
+        read: impl FnOnce(&World<'_>, &Bound<'f>, &Read) -> T,
+    ) -> T {
         let ruleset = self.fight.ruleset();
-        let core = self.fight.core();
         let world = World {
-            core: &core,
+            core,
             equipment: &ruleset.equipment,
             vocabulary: &ruleset.tactics.vocabulary,
             fight_options: self.fight.fight_options(),
@@ -54,11 +94,18 @@ impl<'f> FightEnv<'f> {
     }
 
     fn roll_dice(&mut self, dice: &DiceExpr) -> i64 {
+        // The state is let go while the die is rolled (it may be asked of a person).
+        let held = self.held.take().is_some();
         // A die that cannot be rolled (given dice run out) stops the fight: the stage
         // that evaluated this finds the error recorded and returns it.
-        self.fight
+        let rolled = self
+            .fight
             .roll_expr(Some(self.bound.me), dice, self.purpose)
-            .unwrap_or(0)
+            .unwrap_or(0);
+        if held {
+            self.held = Some(self.fight.core());
+        }
+        rolled
     }
 }
 
@@ -84,8 +131,9 @@ impl Env for FightEnv<'_> {
             Read::StatisticDice(who, ref name) => {
                 let whom = who.of(&self.bound);
                 // Taken out of the state first: the state is not held while rolling.
-                let statistic = whom
-                    .and_then(|whom| self.fight.core().combatants[whom].statistic(*name).cloned());
+                let statistic = whom.and_then(|whom| {
+                    self.with_core(|core| core.combatants[whom].statistic(*name).cloned())
+                });
                 match statistic {
                     Some(Statistic::Dice(dice)) => self.roll_dice(&dice),
                     Some(Statistic::Number(n)) => n,
@@ -106,12 +154,13 @@ impl Env for FightEnv<'_> {
                 .map_or((0, 0), bounds),
             Read::StatisticDice(who, name) => {
                 let whom = who.of(&self.bound);
-                let core = self.fight.core();
-                match whom.and_then(|whom| core.combatants[whom].statistic(*name)) {
-                    Some(Statistic::Dice(dice)) => bounds(dice),
-                    Some(Statistic::Number(n)) => (*n, *n),
-                    _ => (0, 0),
-                }
+                self.with_core(|core| {
+                    match whom.and_then(|whom| core.combatants[whom].statistic(*name)) {
+                        Some(Statistic::Dice(dice)) => bounds(dice),
+                        Some(Statistic::Number(n)) => (*n, *n),
+                        _ => (0, 0),
+                    }
+                })
             }
             _ => (0, 0),
         }
@@ -122,10 +171,10 @@ impl Env for FightEnv<'_> {
             Read::ItemDamage => self.bound.item.and_then(|w| w.damage.clone()),
             Read::StatisticDice(who, name) => {
                 let whom = who.of(&self.bound)?;
-                match self.fight.core().combatants[whom].statistic(*name) {
+                self.with_core(|core| match core.combatants[whom].statistic(*name) {
                     Some(Statistic::Dice(dice)) => Some(dice.clone()),
                     _ => None,
-                }
+                })
             }
             _ => None,
         }
@@ -140,16 +189,18 @@ impl Env for FightEnv<'_> {
         let me = self.bound.me;
         match self.reads[collection.0 as usize] {
             Read::EachOpponent => {
-                self.bound.other = opponent(&fight.core(), me, index);
+                self.bound.other = self.with_core(|core| opponent(core, me, index));
                 self.bound.other.is_some()
             }
             Read::EachCombatant => {
-                self.bound.other = (index < fight.core().combatants.len()).then_some(index);
+                let count = self.with_core(|core| core.combatants.len());
+                self.bound.other = (index < count).then_some(index);
                 self.bound.other.is_some()
             }
             Read::EachWeapon(place) => {
                 let equipment = &fight.ruleset().equipment;
-                self.bound.item = weapon_at(&fight.core(), equipment, me, place, index);
+                self.bound.item =
+                    self.with_core(|core| weapon_at(core, equipment, me, place, index));
                 self.bound.item.is_some()
             }
             _ => false,

@@ -6,13 +6,14 @@
 use std::slice;
 
 use super::super::reads::TestResult;
-use super::super::reads::{Who, held};
+use super::super::reads::{Who, held, weapon as weapon_of};
+use super::super::state::WeaponPlace;
 use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
-    AfterTime, BareHands, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext, Party,
-    Reaction, ReactionWeapon, Role, TestKind,
+    AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
+    ExchangeContext, Party, Reaction, ReactionWeapon, Role, TestKind,
 };
 use crate::log::Event;
 use crate::names::Name;
@@ -84,7 +85,7 @@ impl FightHandle {
         }
         self.after_rules(exchange, AfterTime::Outcome, &mut env)?;
 
-        if exchange.hits.eval(&mut env) {
+        if env.holds(&exchange.hits) {
             self.strike(exchange, defender, &mut env)?;
         }
 
@@ -102,7 +103,7 @@ impl FightHandle {
     ) -> Result<(), FightError> {
         let (attacker, defender) = env.bound.parties();
         for rule in exchange.after.iter().filter(|rule| rule.at == at) {
-            if rule.guard.eval(env) {
+            if env.holds(&rule.guard) {
                 let whom = match rule.to {
                     Role::Attacker => attacker,
                     Role::Defender => defender,
@@ -130,8 +131,8 @@ impl FightHandle {
             .iter()
             .filter(|reaction| {
                 let affordable = reaction.cost <= left
-                    || reaction.free.as_ref().is_some_and(|free| free.eval(env));
-                affordable && reaction.guard.as_ref().is_none_or(|guard| guard.eval(env))
+                    || reaction.free.as_ref().is_some_and(|free| env.holds(free));
+                affordable && reaction.guard.as_ref().is_none_or(|guard| env.holds(guard))
             })
             .map(|reaction| reaction.name)
             .collect();
@@ -154,7 +155,7 @@ impl FightHandle {
 
     /// Spend the reaction's cost, unless its `free` holds.
     fn pay(&self, defender: usize, reaction: &Reaction, env: &mut FightEnv<'_>) {
-        if reaction.free.as_ref().is_some_and(|free| free.eval(env)) {
+        if reaction.free.as_ref().is_some_and(|free| env.holds(free)) {
             return;
         }
         for _ in 0..reaction.cost {
@@ -176,7 +177,7 @@ impl FightHandle {
         let Some(withdraw) = &reaction.withdraw else {
             return Ok(Some(reaction));
         };
-        if withdraw.eval(env) {
+        if env.holds(withdraw) {
             let withdraw = crate::name!("withdraw");
             let options = vec![crate::name!("complete"), withdraw];
             if self.choose(defender, reaction.withdraw_decision, options)? == withdraw {
@@ -201,7 +202,7 @@ impl FightHandle {
             return Ok(());
         };
         let count = match &stage.count {
-            Some(count) => count.eval(env),
+            Some(count) => env.number_of(count),
             None => i64::from(levels),
         };
         let (winner, item) = if attacker_won {
@@ -238,7 +239,7 @@ impl FightHandle {
                         || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
                 })
                 .filter(|(at, e)| e.stackable || chosen[*at] == 0)
-                .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| offered.eval(env)))
+                .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| env.holds(offered)))
                 .map(|(_, e)| e.name)
                 .collect();
             if options.is_empty() {
@@ -403,11 +404,11 @@ impl FightHandle {
             return Ok(());
         }
         env.purpose = "damage";
-        let rolled = damage.eval(env);
+        let rolled = env.number_of(damage);
         self.fatal()?;
         env.bound.rolled = rolled;
         let deflected = match &exchange.reduction {
-            Some(reduction) => reduction.eval(env).clamp(0, rolled.max(0)),
+            Some(reduction) => env.number_of(reduction).clamp(0, rolled.max(0)),
             None => 0,
         };
         if deflected > 0 {
@@ -427,9 +428,9 @@ impl FightHandle {
             env.bound.damage = 0;
         }
         if let Some(knockback) = &exchange.knockback
-            && knockback.guard.eval(env)
+            && env.holds(&knockback.guard)
         {
-            let metres = knockback.metres.eval(env);
+            let metres = env.number_of(&knockback.metres);
             self.emit(Event::Knockback {
                 who: self.name(defender),
                 metres,
@@ -450,13 +451,13 @@ impl FightHandle {
         let Some(instead) = &exchange.instead else {
             return Ok(false);
         };
-        if !instead.guard.eval(env) {
+        if !env.holds(&instead.guard) {
             return Ok(false);
         }
         // The option that keeps the blow's damage.
         let mut options = vec![crate::name!("damage")];
         for option in &instead.options {
-            if option.guard.as_ref().is_none_or(|guard| guard.eval(env)) {
+            if option.guard.as_ref().is_none_or(|guard| env.holds(guard)) {
                 options.push(option.name);
             }
         }
@@ -483,7 +484,7 @@ impl FightHandle {
         env: &mut FightEnv<'f>,
     ) -> Result<Name, FightError> {
         let holds = |guard: &Option<crate::expr::Condition>, env: &mut FightEnv<'f>| {
-            guard.as_ref().is_some_and(|guard| guard.eval(env))
+            guard.as_ref().is_some_and(|guard| env.holds(guard))
         };
         // Who picks where the blow lands: the attacker, else the defender, else the
         // table's die.
@@ -523,7 +524,7 @@ impl FightHandle {
         let location = self.locate(exchange, defender, env)?;
         env.bound.location = Some(location);
         let absorbed = match &exchange.armour {
-            Some(armour) => armour.eval(env).max(0),
+            Some(armour) => env.number_of(armour).max(0),
             None => 0,
         };
         let taken = (env.bound.reached - absorbed).max(0);
@@ -538,7 +539,7 @@ impl FightHandle {
         if taken == 0 {
             return Ok(());
         }
-        if let Some(wound) = exchange.wounds.iter().find(|w| w.guard.eval(env)) {
+        if let Some(wound) = exchange.wounds.iter().find(|w| env.holds(&w.guard)) {
             self.wound(defender, Some(location), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
@@ -569,18 +570,21 @@ impl FightHandle {
                 continue;
             }
             for _ in 0..times {
-                if effect.guard.as_ref().is_some_and(|guard| !guard.eval(env)) {
+                if effect.guard.as_ref().is_some_and(|guard| !env.holds(guard)) {
                     continue;
                 }
                 let whom = match effect.to {
-                    Party::Winner => winner,
-                    Party::Loser => loser,
+                    Party::Winner | Party::Attacker => winner,
+                    Party::Loser | Party::Defender => loser,
                 };
                 self.perform(whom, &effect.actions, &effect.name, env)?;
-                let case = effect
-                    .cases
-                    .iter()
-                    .find(|case| case.guard.as_ref().is_none_or(|guard| guard.eval(env)));
+                let case = match effect.decision {
+                    Some(decision) => self.chosen_case(effect, decision, winner, env)?,
+                    None => effect
+                        .cases
+                        .iter()
+                        .find(|case| case.guard.as_ref().is_none_or(|guard| env.holds(guard))),
+                };
                 if let Some(case) = case {
                     self.perform(whom, &case.actions, &effect.name, env)?;
                 }
@@ -589,28 +593,105 @@ impl FightHandle {
         Ok(())
     }
 
+    /// The case of an effect its winner chooses (the effect's `decision`) among those
+    /// whose guards hold, by name; one alone is taken without asking.
+    fn chosen_case<'e>(
+        &self,
+        effect: &'e EffectRule,
+        decision: Name,
+        winner: usize,
+        env: &mut FightEnv<'_>,
+    ) -> Result<Option<&'e Case>, FightError> {
+        let mut options: Vec<Name> = Vec::new();
+        for case in &effect.cases {
+            let holds = case.guard.as_ref().is_none_or(|guard| env.holds(guard));
+            if let Some(name) = case.name.filter(|name| holds && !options.contains(name)) {
+                options.push(name);
+            }
+        }
+        let chosen = match options.as_slice() {
+            [] => return Ok(None),
+            [only] => *only,
+            _ => self.choose(winner, decision, options)?,
+        };
+        Ok(effect.cases.iter().find(|case| {
+            case.name == Some(chosen) && case.guard.as_ref().is_none_or(|guard| env.holds(guard))
+        }))
+    }
+
     /// Do the actions of a rule of `combat.toml` to `who`: a table rolled with its
     /// rows' actions, a condition, actions lost, a script function.
     pub(super) fn perform<'f>(
         &'f self,
         who: usize,
         actions: &'f [Spanned<Action>],
-        place: &str,
+        place: &'f str,
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
         for action in actions {
             let mut calls: Vec<ScriptCall> = Vec::new();
             let (table, row) = match &action.value {
-                Action::Resist { test, otherwise } => {
-                    if !self.resist(who, &test.value, env)? {
-                        self.perform(who, otherwise, place, env)?;
+                Action::Resist {
+                    test,
+                    then,
+                    otherwise,
+                } => {
+                    let resisted = self.resist(who, &test.value, env)?;
+                    self.perform(who, if resisted { then } else { otherwise }, place, env)?;
+                    continue;
+                }
+                Action::Test {
+                    test,
+                    then,
+                    otherwise,
+                } => {
+                    let passed = self.pass(who, &test.value, env)?;
+                    self.perform(who, if passed { then } else { otherwise }, place, env)?;
+                    continue;
+                }
+                Action::Party { party, actions } => {
+                    let bound = &env.bound;
+                    let whom = match party {
+                        Party::Attacker => Some(bound.me),
+                        Party::Defender => bound.other,
+                        Party::Winner => Who::Winner.of(bound),
+                        Party::Loser => Who::Loser.of(bound),
+                    };
+                    let Some(whom) = whom else {
+                        return Err(self.combat_error(format!(
+                            "`{}`: the exchange has no {} yet",
+                            action.value,
+                            party.word()
+                        )));
+                    };
+                    self.perform(whom, actions, place, env)?;
+                    continue;
+                }
+                Action::Spend { count, on } => {
+                    let on = on.as_deref().unwrap_or(place);
+                    for _ in 0..*count {
+                        if !self.spend_action(who, on) {
+                            break;
+                        }
                     }
                     continue;
                 }
-                Action::Test { test, otherwise } => {
-                    if !self.pass(who, &test.value, env)? {
-                        self.perform(who, otherwise, place, env)?;
-                    }
+                Action::Hurt { amount } => {
+                    // Its dice are rolled for the rule that does it.
+                    env.purpose = place;
+                    let amount = self.action_number(amount, env)?;
+                    let Some(location) = env.bound.location else {
+                        return Err(self.combat_error(format!(
+                            "`{}` is done before the blow has found a location",
+                            action.value
+                        )));
+                    };
+                    self.damage(who, location, amount)
+                        .map_err(|message| self.combat_error(message))?;
+                    continue;
+                }
+                Action::Lodge => {
+                    self.lodge(who, env)?;
                     continue;
                 }
                 // An expression of combat.toml reads the exchange where it is done.
@@ -665,12 +746,48 @@ impl FightHandle {
         Ok(())
     }
 
+    /// `lodge weapon`: the exchange's weapon stays in `victim`'s wound, out of the
+    /// attacker's hand.
+    fn lodge(&self, victim: usize, env: &FightEnv<'_>) -> Result<(), FightError> {
+        let holder = env.bound.me;
+        let Some(weapon) = env.bound.item else {
+            return Err(self.combat_error("`lodge weapon`: the exchange has no weapon".into()));
+        };
+        // The weapon in the attacker's hand that the exchange is fought with.
+        let id = {
+            let core = self.core();
+            let equipment = &self.ruleset().equipment;
+            core.combatants[holder]
+                .weapons
+                .iter()
+                .filter(|held| held.place == WeaponPlace::InHand)
+                .map(|held| held.id)
+                .find(|&id| weapon_of(equipment, id).is_some_and(|w| std::ptr::eq(w, weapon)))
+        };
+        // Bare hands, or a weapon already out of the hand: nothing stays in the wound.
+        let Some(id) = id else {
+            return Ok(());
+        };
+        self.lodge_weapon(holder, id, victim)
+            .map_err(|message| self.combat_error(message))?;
+        let location = env
+            .bound
+            .location
+            .map_or(String::new(), |l| format!("'s {l}"));
+        self.note(format!(
+            "{} stays in {}{location}",
+            weapon.name,
+            self.name(victim)
+        ));
+        Ok(())
+    }
+
     /// The number an expression of an action comes to, read where the action is done.
     fn action_number(&self, expr: &ActionExpr, env: &mut FightEnv<'_>) -> Result<i64, FightError> {
         let Some(number) = &expr.compiled else {
             return Err(self.combat_error(format!("`{expr}` was not compiled")));
         };
-        let value = number.eval(env);
+        let value = env.number_of(number);
         self.fatal()?;
         Ok(value)
     }

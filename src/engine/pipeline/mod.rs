@@ -321,8 +321,10 @@ pub struct EffectRule {
     /// The effect list's actions, then combat.toml's (`[exchanges.NAME.effect.EFFECT]
     /// do`), done to `to` at the stage `at` for each time the effect was chosen.
     pub actions: Vec<Spanned<Action>>,
-    /// After `actions`, the actions of the first case whose guard holds.
+    /// After `actions`, the actions of the first case whose guard holds; with a
+    /// `decision`, of the case the winner chooses among those whose guards hold.
     pub cases: Vec<Case>,
+    pub decision: Option<Name>,
     /// Offered only while this holds (`offered`).
     pub offered: Option<Condition>,
     /// Its actions are done only while this holds (`if`).
@@ -333,19 +335,17 @@ pub struct EffectRule {
     pub at: EffectTime,
 }
 
-/// Actions done where the guard holds (always without one), when no case before it was.
+/// Actions done where the guard holds (always without one), when no case before it was;
+/// or, named, an option of the effect's decision.
 #[derive(Clone, Debug)]
 pub struct Case {
+    pub name: Option<Name>,
     pub guard: Option<Condition>,
     pub actions: Vec<Spanned<Action>>,
 }
 
-/// Who an effect's actions befall.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Party {
-    Winner,
-    Loser,
-}
+/// Who an effect's actions befall: the winner or the loser of the outcome.
+pub use crate::tables::Party;
 
 /// When an effect's actions are done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

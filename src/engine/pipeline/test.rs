@@ -9,22 +9,22 @@ use super::{MAX_GROUPS, TestKind};
 /// target are bound for the level guards to read, in that order: a total may read the
 /// roll, a guard all three.
 pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
-    let roll = kind.roll.eval(env);
+    let roll = env.number_of(&kind.roll);
     env.bound.test = TestResult {
         roll,
         total: roll,
         ..TestResult::default()
     };
     if let Some(total) = &kind.total {
-        env.bound.test.total = total.eval(env);
+        env.bound.test.total = env.number_of(total);
     }
-    env.bound.test.target = kind.target.eval(env) + modifiers(kind, env);
+    env.bound.test.target = env.number_of(&kind.target) + modifiers(kind, env);
     // The loader requires at least one level; the last is what no guard claims.
     let last = kind.levels.last().map_or(0, |level| level.level);
     env.bound.test.level = kind
         .levels
         .iter()
-        .find(|level| level.guard.eval(env))
+        .find(|level| env.holds(&level.guard))
         .map_or(last, |level| level.level);
     env.bound.test
 }
@@ -35,7 +35,7 @@ fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
     let mut sum = 0i64;
     let mut groups = [0i64; MAX_GROUPS];
     for modifier in &kind.modifiers {
-        if !modifier.guard.eval(env) {
+        if !env.holds(&modifier.guard) {
             continue;
         }
         match modifier.group {

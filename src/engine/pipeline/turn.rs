@@ -47,15 +47,15 @@ impl FightHandle {
         };
         let kept = self.core().combatants[who].rolled_initiative;
         let rolled = match (kept, &turn.keep_initiative) {
-            (Some(kept), Some(keep)) if self.evaluate(who, "", |env| keep.eval(env))? => kept,
+            (Some(kept), Some(keep)) if self.evaluate(who, "", |env| env.holds(keep))? => kept,
             _ => {
-                let rolled = self.evaluate(who, "initiative", |env| initiative.eval(env))?;
+                let rolled = self.evaluate(who, "initiative", |env| env.number_of(initiative))?;
                 self.core().combatants[who].rolled_initiative = Some(rolled);
                 rolled
             }
         };
         let modifier = match &turn.initiative_modifier {
-            Some(modifier) => self.evaluate(who, "initiative", |env| modifier.eval(env))?,
+            Some(modifier) => self.evaluate(who, "initiative", |env| env.number_of(modifier))?,
             None => 0,
         };
         Ok(rolled + modifier)
@@ -83,7 +83,7 @@ impl FightHandle {
             };
             let mut env = FightEnv::new(self, who);
             env.bound.item = Some(weapon);
-            let needs = hands.needs.eval(&mut env);
+            let needs = env.number_of(&hands.needs);
             self.fatal()?;
             if needs <= free {
                 free -= needs;
@@ -120,7 +120,7 @@ impl FightHandle {
     fn turn_rules(&self, rules: &[TurnRule], who: usize) -> Result<(), FightError> {
         for rule in rules {
             let holds = match &rule.guard {
-                Some(guard) => self.evaluate(who, "", |env| guard.eval(env))?,
+                Some(guard) => self.evaluate(who, "", |env| env.holds(guard))?,
                 None => true,
             };
             if holds {
@@ -134,7 +134,7 @@ impl FightHandle {
     /// tie_break`, or the hook, or nothing.
     pub(in crate::engine) fn tie_break(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.tie_break.as_ref()) {
-            Some(tie_break) => self.evaluate(who, "tie break", |env| tie_break.eval(env)),
+            Some(tie_break) => self.evaluate(who, "tie break", |env| env.number_of(tie_break)),
             None if self.has_hook("tie_break") => {
                 Ok(self.hook("tie_break", &[HookArgument::Who(who)])?.as_int())
             }
@@ -144,14 +144,14 @@ impl FightHandle {
 
     pub(in crate::engine) fn action_budget(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.actions.as_ref()) {
-            Some(actions) => self.evaluate(who, "actions", |env| actions.eval(env)),
+            Some(actions) => self.evaluate(who, "actions", |env| env.number_of(actions)),
             None => Ok(self.hook("actions", &[HookArgument::Who(who)])?.as_int()),
         }
     }
 
     pub(in crate::engine) fn is_out_of_fight(&self, who: usize) -> Result<bool, FightError> {
         match self.combat().and_then(|c| c.turn.out_of_fight.as_ref()) {
-            Some(out) => self.evaluate(who, "", |env| out.eval(env)),
+            Some(out) => self.evaluate(who, "", |env| env.holds(out)),
             None => Ok(self
                 .hook("out_of_fight", &[HookArgument::Who(who)])?
                 .as_bool()),
@@ -184,7 +184,7 @@ impl FightHandle {
                 .turn
                 .choices
                 .iter()
-                .filter(|action| action.guard.as_ref().is_none_or(|guard| guard.eval(env)))
+                .filter(|action| action.guard.as_ref().is_none_or(|guard| env.holds(guard)))
                 .map(|action| action.name)
                 .collect()
         })
@@ -197,7 +197,7 @@ impl FightHandle {
             return Ok(false);
         }
         match self.combat().and_then(|c| c.turn.hooks_if.as_ref()) {
-            Some(hooks_if) => self.evaluate(who, "", |env| hooks_if.eval(env)),
+            Some(hooks_if) => self.evaluate(who, "", |env| env.holds(hooks_if)),
             None => Ok(true),
         }
     }
@@ -231,7 +231,7 @@ impl FightHandle {
             Some(_) if by_hooks && hooks_if && hooks_play => None,
             Some(native) if by_hooks && !hooks_if => match &native.guard {
                 Some(guard) => self
-                    .evaluate(who, "", |env| guard.eval(env))?
+                    .evaluate(who, "", |env| env.holds(guard))?
                     .then_some(native),
                 None => Some(native),
             },
