@@ -8,8 +8,10 @@ use std::sync::MutexGuard;
 use crate::dice::DiceExpr;
 use crate::expr::{Condition, Env, Number, Slot};
 
-use super::super::reads::{Bound, Read, SavedBindings, World, opponent, weapon_at};
+use super::super::reads::{Bound, Read, SavedBindings, Vocabulary, World, opponent, weapon_at};
 use super::super::{Core, FightHandle};
+use crate::names::Name;
+use crate::ruleset::Equipment;
 use crate::scenario::Statistic;
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
@@ -25,16 +27,22 @@ pub(super) struct FightEnv<'f> {
     /// reads, not one a read); never held between evaluations, where the engine changes
     /// the state.
     held: Option<MutexGuard<'f, Core>>,
+    /// What every read sees besides the state, looked up once.
+    equipment: &'f Equipment,
+    vocabulary: &'f Vocabulary,
+    fight_options: &'f [Name],
+    fight_modifiers: &'f [Name],
 }
 
 impl<'f> FightEnv<'f> {
     pub fn new(fight: &'f FightHandle, me: usize) -> Self {
-        let reads = fight
-            .ruleset()
-            .combat
-            .as_ref()
-            .map_or(&[][..], |c| &c.reads);
+        let ruleset = fight.ruleset();
+        let reads = ruleset.combat.as_ref().map_or(&[][..], |c| &c.reads);
         FightEnv {
+            equipment: &ruleset.equipment,
+            vocabulary: &ruleset.tactics.vocabulary,
+            fight_options: fight.fight_options(),
+            fight_modifiers: fight.fight_modifiers(),
             fight,
             reads,
             bound: Bound {
@@ -64,6 +72,7 @@ impl<'f> FightEnv<'f> {
     }
 
     /// The fight's state: the one held by the evaluation, or taken for this read.
+    #[inline]
     fn with_core<T>(&self, read: impl FnOnce(&Core) -> T) -> T {
         match &self.held {
             Some(core) => read(core),
@@ -71,23 +80,24 @@ impl<'f> FightEnv<'f> {
         }
     }
 
+    #[inline]
     fn read<T>(&self, slot: Slot, read: impl FnOnce(&World<'_>, &Bound<'f>, &Read) -> T) -> T {
         self.with_core(|core| self.read_in(core, slot, read))
     }
 
+    #[inline]
     fn read_in<T>(
         &self,
         core: &Core,
         slot: Slot,
         read: impl FnOnce(&World<'_>, &Bound<'f>, &Read) -> T,
     ) -> T {
-        let ruleset = self.fight.ruleset();
         let world = World {
             core,
-            equipment: &ruleset.equipment,
-            vocabulary: &ruleset.tactics.vocabulary,
-            fight_options: self.fight.fight_options(),
-            fight_modifiers: self.fight.fight_modifiers(),
+            equipment: self.equipment,
+            vocabulary: self.vocabulary,
+            fight_options: self.fight_options,
+            fight_modifiers: self.fight_modifiers,
             offered: &[],
         };
         read(&world, &self.bound, &self.reads[slot.0 as usize])
