@@ -1110,6 +1110,31 @@ fn impale_without_an_action_to_spare_leaves_the_weapon_unasked() {
     f.has("Long Sword stays in Bob's chest");
 }
 
+/// Ready Weapon: "draw, sheath or reload a weapon". Bob starts with a heater shield in
+/// hand and his greatsword carried (it needs both hands: `[hands]`); readying it stows
+/// the shield, and costs no more than the one Combat Action, being carried, not dropped.
+#[test]
+fn ready_weapon_draws_a_two_handed_weapon_and_stows_the_shield() {
+    let bob = Fighter::bob().weapons(r#"["heater", "greatsword"]"#);
+    let f = duel(
+        "ready-two-handed",
+        Fighter::ann(),
+        bob,
+        &[
+            ("action", "Ann", "defend"),
+            ("action", "Bob", "ready_weapon"),
+        ],
+        "",
+    );
+    assert_eq!(
+        f.choices("weapon_to_ready"),
+        [("Bob".into(), "greatsword".into(), vec!["greatsword".into()])]
+    );
+    f.has("Bob stows the Heater Shield")
+        .has("Bob readies the Greatsword")
+        .lacks("picking up");
+}
+
 /// Maximise Damage (Critical Success Only): "a greatsword with 2D8 damage would inflict
 /// 1D8+8". Ann's critical (04) buys Maximise Damage and Choose Location (left leg): one
 /// die is 8, the other rolls 3: 11.

@@ -865,6 +865,7 @@ impl FightHandle {
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.
                 Action::Spend { .. }
+                | Action::Ready { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge
                 | Action::Party { .. } => {

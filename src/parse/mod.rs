@@ -527,6 +527,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_then | Rule::then_branch => "`then`, as in `test brawn then hurt (weapon.damage)`",
         Rule::kw_spend | Rule::spend_action => "`spend`, as in `spend 1 action`",
         Rule::kw_hurt | Rule::hurt_action => "`hurt`, as in `hurt (weapon.damage)`",
+        Rule::kw_ready | Rule::ready_action => "`ready`, as in `ready not shield`",
         Rule::kw_lodge | Rule::lodge_action => "`lodge weapon`",
         Rule::party_action | Rule::party => {
             "a party of the exchange (attacker, defender, winner or loser), as in `winner (spend 1 action)`"
@@ -558,7 +559,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::lookup_cell => "a value",
         Rule::effect => "an effect such as `impale \"Impale\" offensive`",
         Rule::action => {
-            "an action: script, lose, reroll, roll, condition, clear, set, drop, resist, test, spend, hurt, lodge or a party's"
+            "an action: script, lose, reroll, roll, condition, clear, set, drop, resist, test, spend, ready, hurt, lodge or a party's"
         }
         Rule::script_arg | Rule::value => {
             "a value: a number, a percentage, dice, a \"text\" or a name"

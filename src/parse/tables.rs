@@ -127,6 +127,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_hurt
             | Rule::kw_lodge
             | Rule::kw_then
+            | Rule::kw_ready
             | Rule::kw_for
             | Rule::kw_times
     )
@@ -503,6 +504,14 @@ fn lower_action(
                 .find(|pair| pair.as_rule() == Rule::string)
                 .map(lower_text),
         },
+        Rule::ready_action => {
+            let not = children.optional(Rule::drop_not).is_some();
+            let which = match children.optional(Rule::drop_weapon) {
+                Some(weapon) => lower_interned(origin, weapon),
+                None => lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
+            };
+            Action::Ready { not, which }
+        }
         Rule::hurt_action => Action::Hurt {
             amount: lower_action_expr(
                 origin,

@@ -97,6 +97,9 @@ struct TurnEntry {
 struct HandsEntry {
     count: TomlSpanned<i64>,
     needs: Text,
+    /// Actions a dropped weapon costs to pick up (`ready`), more than one carried.
+    #[serde(default)]
+    pick_up: u32,
 }
 
 /// `[[setup]]`, `[[round_start]]`, `[[round_end]]`: actions done to a combatant where
@@ -1011,6 +1014,7 @@ pub(super) fn compile_combat(
         Some(Hands {
             count: *entry.count.get_ref(),
             needs,
+            pick_up: entry.pick_up,
         })
     });
     let setup = turn_rules(&mut compiler, &decoded.setup, "setup");

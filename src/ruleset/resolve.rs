@@ -896,7 +896,7 @@ impl Names<'_> {
                     problems,
                 ),
                 // `drop weapon`, or a trait of ruleset.toml `weapon_traits`.
-                Action::Drop { which, .. } => {
+                Action::Drop { which, .. } | Action::Ready { which, .. } => {
                     let traits = &self.settings.weapon_traits;
                     if which.value != "weapon"
                         && which.value != "last"

@@ -146,6 +146,15 @@ pub enum Action {
         #[serde(skip_serializing_if = "Option::is_none")]
         on: Option<String>,
     },
+    /// `ready not shield`: the combatant chooses (decision `weapon_to_ready`) a weapon it
+    /// carries or dropped within reach (`weapon`: any; a trait: with it; `not` a trait:
+    /// without it) and takes it in hand, stowing what no longer fits (combat.toml
+    /// `[hands]`).
+    Ready {
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        not: bool,
+        which: Spanned<crate::names::Name>,
+    },
     /// `hurt (weapon.damage)`: hit points lost at the blow's location, no armour
     /// counted (combat.toml's exchanges).
     Hurt { amount: ActionExpr },
@@ -218,7 +227,7 @@ impl Action {
     /// Whether only combat.toml may do the action (those of an exchange, and `spend`,
     /// which a turn's action or an exchange pays), not a table file's row.
     pub fn combat_only(&self) -> bool {
-        self.needs_exchange() || matches!(self, Action::Spend { .. })
+        self.needs_exchange() || matches!(self, Action::Spend { .. } | Action::Ready { .. })
     }
 
     /// The expression written where a number goes (`set NAME (EXPR)`, `for (EXPR)
@@ -681,6 +690,8 @@ impl std::fmt::Display for Action {
                     None => Ok(()),
                 }
             }
+            Action::Ready { not: true, which } => write!(f, "ready not {which}"),
+            Action::Ready { not: false, which } => write!(f, "ready {which}"),
             Action::Hurt { amount } => write!(f, "hurt {amount}"),
             Action::Lodge => f.write_str("lodge weapon"),
             Action::Party { party, actions } => {

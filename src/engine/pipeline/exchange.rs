@@ -676,6 +676,10 @@ impl FightHandle {
                     }
                     continue;
                 }
+                Action::Ready { not, which } => {
+                    self.ready(who, *not, which.value)?;
+                    continue;
+                }
                 Action::Hurt { amount } => {
                     // Its dice are rolled for the rule that does it.
                     env.purpose = place;

@@ -72,11 +72,14 @@ pub struct Turn {
 
 /// What a combatant holds in hand at the start: the weapons the scenario lists, in
 /// order, each while the hands it needs (`needs`, with the weapon as `item`) are free;
-/// the rest is carried.
+/// the rest is carried. A weapon readied (`ready`) is held the same way.
 #[derive(Clone, Debug)]
 pub struct Hands {
     pub count: i64,
     pub needs: Number,
+    /// Actions a dropped weapon costs to pick up, more than readying one carried: spent
+    /// now, or lost from the next when none is left.
+    pub pick_up: u32,
 }
 
 /// A rule of the round: actions done to a combatant where the guard holds.

@@ -1,10 +1,13 @@
 //! The turn's steps from `[turn]`: initiative, the action budget, the actions offered
 //! and who is out. A step `combat.toml` leaves out is asked of the ruleset's hook.
 
+use super::super::reads::weapon as weapon_of;
+use super::super::state::WeaponPlace;
 use super::super::{FightError, FightHandle, HookArgument};
 use super::env::FightEnv;
 use super::{Combat, Hands, TurnRule};
 use crate::names::Name;
+use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -81,10 +84,7 @@ impl FightHandle {
             let Ok(weapon) = self.weapon(id) else {
                 continue;
             };
-            let mut env = FightEnv::new(self, who);
-            env.bound.item = Some(weapon);
-            let needs = env.number_of(&hands.needs);
-            self.fatal()?;
+            let needs = self.hands_needed(hands, who, weapon)?;
             if needs <= free {
                 free -= needs;
             } else {
@@ -93,6 +93,79 @@ impl FightHandle {
             }
         }
         Ok(())
+    }
+
+    /// How many hands `weapon` needs (`[hands] needs`, with it as `item`).
+    fn hands_needed(&self, hands: &Hands, who: usize, weapon: &Weapon) -> Result<i64, FightError> {
+        let mut env = FightEnv::new(self, who);
+        env.bound.item = Some(weapon);
+        let needs = env.number_of(&hands.needs);
+        self.fatal()?;
+        Ok(needs)
+    }
+
+    /// `ready TRAIT`: `who` chooses (decision `weapon_to_ready`) among the weapons it
+    /// carries, then those it dropped within reach, that have the trait (`not`: that
+    /// lack it; `weapon`: any); a dropped one costs `[hands] pick_up` more actions
+    /// (spent now, or lost from the next); what no longer fits in the hands is stowed,
+    /// the last taken up first; then the weapon is in hand.
+    pub(super) fn ready(&self, who: usize, not: bool, which: Name) -> Result<(), FightError> {
+        let options: Vec<Name> = {
+            let core = self.core();
+            let equipment = &self.ruleset().equipment;
+            let mut options = Vec::new();
+            for place in [WeaponPlace::Carried, WeaponPlace::Dropped] {
+                for held in core.combatants[who]
+                    .weapons
+                    .iter()
+                    .filter(|w| w.place == place)
+                {
+                    let fits = weapon_of(equipment, held.id).is_some_and(|weapon| {
+                        which == "weapon" || weapon.traits.contains(&which) != not
+                    });
+                    if fits && !options.contains(&held.id) {
+                        options.push(held.id);
+                    }
+                }
+            }
+            options
+        };
+        if options.is_empty() {
+            return Ok(());
+        }
+        let id = self.choose(who, crate::name!("weapon_to_ready"), options)?;
+        let combat_error = |message| FightError::Combat { message };
+        let weapon = self.weapon(id).map_err(combat_error)?;
+        let hands = self.combat().and_then(|c| c.turn.hands.as_ref());
+        let dropped = self.core().combatants[who]
+            .weapons
+            .iter()
+            .any(|w| w.id == id && w.place == WeaponPlace::Dropped);
+        if dropped {
+            for _ in 0..hands.map_or(0, |h| h.pick_up) {
+                if !self.spend_action(who, "picking up a dropped weapon") {
+                    self.lose_actions(who, 1);
+                }
+            }
+        }
+        if let Some(hands) = hands {
+            let mut held = Vec::new();
+            for id in self.weapons(who) {
+                if let Ok(other) = self.weapon(id) {
+                    held.push((id, self.hands_needed(hands, who, other)?));
+                }
+            }
+            let mut needed = self.hands_needed(hands, who, weapon)?
+                + held.iter().map(|(_, needs)| needs).sum::<i64>();
+            while needed > hands.count {
+                let Some((last, needs)) = held.pop() else {
+                    break;
+                };
+                self.stow_weapon(who, last).map_err(combat_error)?;
+                needed -= needs;
+            }
+        }
+        self.ready_weapon(who, id).map_err(combat_error)
     }
 
     /// The `[[round_start]]` rules, done to `who` as its initiative is about to be rolled.
