@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use affray::analysis::exchange::Exchange;
+use affray::analysis::run::seeded_fight;
 use affray::dice::DiceSource;
-use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
-use affray::script::TacticsChooser;
+use affray::engine::Log;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 // The allocator of the affray binary (src/main.rs), so that these are the command's times.
@@ -23,14 +23,7 @@ fn fights(scenario: &str) -> impl FnMut() -> u32 {
     let mut seed = 0;
     move || {
         seed += 1;
-        let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
-        let setup = FightSetup {
-            dice: DiceSource::seeded(seed),
-            chooser: Box::new(chooser),
-            log: Log::Off,
-            observer: None,
-        };
-        let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup).expect("it sets up");
+        let fight = seeded_fight(&ruleset, &scenario, seed, Log::Off).expect("it sets up");
         fight.run().expect("it fights").rounds
     }
 }

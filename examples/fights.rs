@@ -13,9 +13,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use affray::dice::DiceSource;
-use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
-use affray::script::TacticsChooser;
+use affray::analysis::run::seeded_fight;
+use affray::engine::Log;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -39,14 +38,7 @@ fn main() {
     let ruleset = Arc::new(ruleset);
     let mut rounds = 0u64;
     for seed in 1..=count {
-        let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
-        let setup = FightSetup {
-            dice: DiceSource::seeded(seed),
-            chooser: Box::new(chooser),
-            log: Log::Off,
-            observer: None,
-        };
-        let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup).expect("it sets up");
+        let fight = seeded_fight(&ruleset, &scenario, seed, Log::Off).expect("it sets up");
         rounds += u64::from(fight.run().expect("it fights").rounds);
     }
     println!("{count} fights, {rounds} rounds");

@@ -26,6 +26,24 @@ pub fn fight_seed(run_seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A fight of the scenario set up with a seed, its scripted choices and the ruleset's
+/// tactics, keeping `log`; not run yet.
+pub fn seeded_fight(
+    ruleset: &Arc<Ruleset>,
+    scenario: &Scenario,
+    seed: u64,
+    log: Log,
+) -> Result<FightHandle, FightError> {
+    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(ruleset));
+    let setup = FightSetup {
+        dice: DiceSource::seeded(seed),
+        chooser: Box::new(chooser),
+        log,
+        observer: None,
+    };
+    FightHandle::new(Arc::clone(ruleset), scenario, setup)
+}
+
 /// One seeded fight with the scenario's scripted choices and the ruleset's tactics,
 /// counted. The log is kept only for the length of the fight, then counted and dropped.
 pub fn fight_figures(
@@ -33,14 +51,7 @@ pub fn fight_figures(
     scenario: &Scenario,
     seed: u64,
 ) -> Result<FightFigures, FightError> {
-    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(ruleset));
-    let setup = FightSetup {
-        dice: DiceSource::seeded(seed),
-        chooser: Box::new(chooser),
-        log: Log::Outcomes,
-        observer: None,
-    };
-    let fight = FightHandle::new(Arc::clone(ruleset), scenario, setup)?;
+    let fight = seeded_fight(ruleset, scenario, seed, Log::Outcomes)?;
     let outcome = fight.run()?;
     Ok(FightFigures::count(&outcome, &fight.take_events()))
 }

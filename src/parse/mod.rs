@@ -524,7 +524,9 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::action_expr => "an expression in parentheses, as in `(damage)`",
         Rule::otherwise | Rule::branch => "an action, or several in parentheses",
         Rule::outcomes => "`then` or `or` and an action",
-        Rule::kw_then | Rule::then_branch => "`then`, as in `test brawn then hurt (weapon.damage)`",
+        Rule::kw_then | Rule::then_branch => {
+            "`then`, as in `test strength then hurt (weapon.damage)`"
+        }
         Rule::kw_spend | Rule::spend_action => "`spend`, as in `spend 1 action`",
         Rule::kw_hurt | Rule::hurt_action => "`hurt`, as in `hurt (weapon.damage)`",
         Rule::kw_ready | Rule::ready_action => "`ready`, as in `ready not shield`",

@@ -971,7 +971,7 @@ mod tests {
 
     #[test]
     fn a_test_has_branches_for_success_and_failure_and_a_party_its_own_actions() {
-        let parsed = actions("winner (test brawn then loser (lodge weapon) or clear prone)");
+        let parsed = actions("winner (test strength then loser (lodge weapon) or clear prone)");
         let [
             Action::Party {
                 party,
@@ -990,10 +990,10 @@ mod tests {
         assert_eq!(otherwise[0].value.to_string(), "clear prone");
         assert_eq!(
             parsed[0].to_string(),
-            "winner (test brawn then loser (lodge weapon) or clear prone)"
+            "winner (test strength then loser (lodge weapon) or clear prone)"
         );
         assert!(matches!(
-            &actions("test brawn then hurt (weapon.damage)")[..],
+            &actions("test strength then hurt (weapon.damage)")[..],
             [Action::Test { then, otherwise, .. }] if then.len() == 1 && otherwise.is_empty()
         ));
     }

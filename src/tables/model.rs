@@ -139,7 +139,7 @@ pub enum Action {
         then: Vec<Spanned<Action>>,
         otherwise: Vec<Spanned<Action>>,
     },
-    /// `spend 1 action "yanking the weapon free"`: Combat Actions spent now, as many as
+    /// `spend 1 action "yanking the weapon free"`: actions spent now, as many as
     /// the combatant has left, on what the text says (the rule's name without one).
     Spend {
         count: u32,
