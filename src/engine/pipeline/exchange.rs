@@ -574,8 +574,10 @@ impl FightHandle {
                     continue;
                 }
                 let whom = match effect.to {
-                    Party::Winner | Party::Attacker => winner,
-                    Party::Loser | Party::Defender => loser,
+                    Party::Winner => winner,
+                    Party::Loser => loser,
+                    Party::Attacker => attacker,
+                    Party::Defender => defender,
                 };
                 self.perform(whom, &effect.actions, &effect.name, env)?;
                 let case = match effect.decision {
