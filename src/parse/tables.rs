@@ -460,11 +460,7 @@ fn lower_action(
             },
         },
         Rule::drop_action => {
-            let not = children.optional(Rule::drop_not).is_some();
-            let which = match children.optional(Rule::drop_weapon) {
-                Some(weapon) => lower_interned(origin, weapon),
-                None => lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
-            };
+            let (not, which) = lower_weapon_kind(origin, &mut children)?;
             Action::Drop { not, which }
         }
         Rule::clear_action => Action::Clear {
@@ -505,11 +501,7 @@ fn lower_action(
                 .map(lower_text),
         },
         Rule::ready_action => {
-            let not = children.optional(Rule::drop_not).is_some();
-            let which = match children.optional(Rule::drop_weapon) {
-                Some(weapon) => lower_interned(origin, weapon),
-                None => lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
-            };
+            let (not, which) = lower_weapon_kind(origin, &mut children)?;
             Action::Ready { not, which }
         }
         Rule::hurt_action => Action::Hurt {
@@ -535,6 +527,19 @@ fn lower_action(
         _ => return Err(origin.internal(span, "an action", "a row")),
     };
     Ok(Spanned::new(action, span))
+}
+
+/// Which weapons `drop` and `ready` mean: `weapon` (any), a trait, or `not` a trait.
+fn lower_weapon_kind(
+    origin: Origin<'_>,
+    children: &mut Children<'_, '_>,
+) -> Result<(bool, Spanned<crate::names::Name>), ParseError> {
+    let not = children.optional(Rule::drop_not).is_some();
+    let which = match children.optional(Rule::drop_weapon) {
+        Some(weapon) => lower_interned(origin, weapon),
+        None => lower_interned(origin, children.expect(Rule::name, "a weapon trait")?),
+    };
+    Ok((not, which))
 }
 
 /// The actions of a group (`then (...)`, `or (...)`), its keyword left out.

@@ -896,13 +896,18 @@ impl Names<'_> {
                     problems,
                 ),
                 // `drop weapon`, or a trait of ruleset.toml `weapon_traits`.
+                // `drop last` too; not `ready last` (what it readies was never in hand).
                 Action::Drop { which, .. } | Action::Ready { which, .. } => {
                     let traits = &self.settings.weapon_traits;
+                    let last = matches!(action.value, Action::Drop { .. }) && which.value == "last";
                     if which.value != "weapon"
-                        && which.value != "last"
+                        && !last
                         && !traits.iter().any(|t| which.value == *t.get_ref())
                     {
-                        let mut known = vec!["weapon".to_string(), "last".to_string()];
+                        let mut known = vec!["weapon".to_string()];
+                        if matches!(action.value, Action::Drop { .. }) {
+                            known.push("last".to_string());
+                        }
                         known.extend(traits.iter().map(|t| t.get_ref().clone()));
                         problems.push(
                             UnknownName::new(

@@ -224,8 +224,9 @@ impl Action {
         )
     }
 
-    /// Whether only combat.toml may do the action (those of an exchange, and `spend`,
-    /// which a turn's action or an exchange pays), not a table file's row.
+    /// Whether only combat.toml may do the action (those of an exchange, `spend` and
+    /// `ready`, which read a turn's or an exchange's action budget and `[hands]`), not a
+    /// table file's row.
     pub fn combat_only(&self) -> bool {
         self.needs_exchange() || matches!(self, Action::Spend { .. } | Action::Ready { .. })
     }
