@@ -6,7 +6,7 @@ use std::path::Path;
 use affray::dice::DiceSource;
 use affray::ruleset::{self, Problems, Ruleset, UnknownName};
 use affray::source::{SourceFile, Span};
-use affray::tables::{RerollStep, RollOnTable, Table, TableKind, roll_on_table};
+use affray::tables::{RerollStep, RollOnTable, roll_on_table};
 
 pub fn run(dir: &Path, table_name: &str, seed: Option<u64>, times: u32) -> Result<(), Problems> {
     let ruleset = ruleset::load(dir)?;
@@ -32,7 +32,7 @@ pub fn run(dir: &Path, table_name: &str, seed: Option<u64>, times: u32) -> Resul
         if times > 1 {
             let _ = writeln!(out, "roll {time} of {times}:");
         }
-        write_roll(&mut out, &ruleset, &roll, if times > 1 { 1 } else { 0 });
+        write_roll(&mut out, &roll, if times > 1 { 1 } else { 0 });
     }
     if chosen {
         let _ = writeln!(
@@ -44,16 +44,9 @@ pub fn run(dir: &Path, table_name: &str, seed: Option<u64>, times: u32) -> Resul
     Ok(())
 }
 
-fn write_roll(out: &mut String, ruleset: &Ruleset, roll: &RollOnTable, depth: usize) {
+fn write_roll(out: &mut String, roll: &RollOnTable<'_>, depth: usize) {
     let indent = "  ".repeat(depth);
-    let Some(Table {
-        kind: TableKind::Roll(table),
-        ..
-    }) = ruleset.table(&roll.table)
-    else {
-        return;
-    };
-    let row = &table.rows[roll.row];
+    let row = roll.selected();
     let _ = write!(
         out,
         "{indent}{} → {}: {} ({})",
@@ -89,15 +82,15 @@ fn write_roll(out: &mut String, ruleset: &Ruleset, roll: &RollOnTable, depth: us
                 kept += 1;
                 let _ = write!(out, "{indent}  reroll {kept} of {wanted}: ");
                 let mut inner = String::new();
-                write_roll(&mut inner, ruleset, again, depth + 1);
+                write_roll(&mut inner, again, depth + 1);
                 out.push_str(inner.trim_start());
             }
         }
     }
     for other in &roll.rolled_tables {
-        let _ = write!(out, "{indent}  roll on {}: ", other.table);
+        let _ = write!(out, "{indent}  roll on {}: ", other.table.name);
         let mut inner = String::new();
-        write_roll(&mut inner, ruleset, other, depth + 1);
+        write_roll(&mut inner, other, depth + 1);
         out.push_str(inner.trim_start());
     }
 }

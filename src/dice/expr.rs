@@ -229,21 +229,37 @@ impl DiceExpr {
 
     /// Roll every die of the expression from `source`, each die with `purpose`.
     pub fn roll(&self, source: &mut DiceSource, purpose: &str) -> Result<Rolled, RollError> {
-        let mut total = 0i64;
         let mut faces = Vec::new();
+        let total = self.roll_each(source, purpose, |face| faces.push(face))?;
+        Ok(Rolled { total, faces })
+    }
+
+    /// The total of the expression rolled from `source`, the faces not kept: the same
+    /// dice as [`DiceExpr::roll`], for a fight that logs no roll.
+    pub fn roll_total(&self, source: &mut DiceSource, purpose: &str) -> Result<i64, RollError> {
+        self.roll_each(source, purpose, |_| {})
+    }
+
+    fn roll_each(
+        &self,
+        source: &mut DiceSource,
+        purpose: &str,
+        mut face_rolled: impl FnMut(u32),
+    ) -> Result<i64, RollError> {
+        let mut total = 0i64;
         for term in &self.terms {
             match term.kind {
                 TermKind::Constant(value) => total += term.sign() * i64::from(value),
                 TermKind::Dice { count, sides } => {
                     for index in 1..=count {
                         let face = source.roll_die_of(sides, purpose, DieOf { index, count })?;
-                        faces.push(face);
+                        face_rolled(face);
                         total += term.sign() * i64::from(face);
                     }
                 }
             }
         }
-        Ok(Rolled { total, faces })
+        Ok(total)
     }
 }
 

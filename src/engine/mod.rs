@@ -141,6 +141,9 @@ struct Shared {
     core: Mutex<Core>,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
+    /// Whether an event goes anywhere (the log keeps events, or an observer is told):
+    /// otherwise none is built.
+    logged: bool,
     title: String,
     modifiers: Vec<Name>,
     options: Vec<Name>,
@@ -239,9 +242,11 @@ impl FightHandle {
             turn_of: None,
             order: Vec::new(),
         };
+        let logged = setup.log != Log::Off || setup.observer.is_some();
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
             hooks,
+            logged,
             core: Mutex::new(core),
             chooser: Mutex::new(setup.chooser),
             observer: Mutex::new(setup.observer),
@@ -290,10 +295,19 @@ impl FightHandle {
     }
 
     fn emit(&self, event: Event) {
+        if !self.0.logged {
+            return;
+        }
         self.observe(|observer| observer.event(self, &event));
         if let Some(events) = self.core().events.as_mut() {
             events.push(event);
         }
+    }
+
+    /// Whether an event goes anywhere: where it does not, one that takes work to build
+    /// (a text, a name interned) is not built.
+    pub(crate) fn logged(&self) -> bool {
+        self.0.logged
     }
 
     /// Tell the observer, if there is one; the fight's state is not locked meanwhile.
@@ -687,17 +701,14 @@ impl FightHandle {
                 self.emit(Event::OutOfFight { who: name });
             }
         }
-        let mut sides: Vec<Name> = {
+        // Over once every combatant still standing is of one side (or none stands).
+        let one_side = {
             let core = self.core();
-            core.combatants
-                .iter()
-                .filter(|c| !c.out)
-                .map(|c| c.spec.side)
-                .collect()
+            let mut standing = core.combatants.iter().filter(|c| !c.out);
+            let first = standing.next().map(|c| c.spec.side);
+            standing.all(|c| Some(c.spec.side) == first)
         };
-        sides.sort();
-        sides.dedup();
-        if sides.len() <= 1 {
+        if one_side {
             self.end(round).map(Some)
         } else {
             Ok(None)

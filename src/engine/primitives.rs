@@ -10,8 +10,8 @@ use crate::ruleset::{Armour, Weapon};
 use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
-    Action, ActionExpr, Amount, Cell, Duration, DurationUnit, Key, Length, ModifierValue, Table,
-    TableKind, Value, roll_on_table_adjusted,
+    Action, ActionExpr, Amount, Cell, Duration, DurationUnit, Key, Length, ModifierValue, RollRow,
+    Table, TableKind, Value, roll_on_table_adjusted,
 };
 
 use super::state::{ActiveCondition, Remaining, WeaponPlace};
@@ -20,12 +20,23 @@ use super::{FightError, FightHandle};
 /// A primitive's failure: a message for the script's author.
 pub type Primitive<T> = Result<T, String>;
 
-/// A row rolled on a table, as scripts see it.
-#[derive(Clone, Debug)]
-pub struct RowRolled {
+/// A row rolled on a table, as scripts see it: the result read and the row it selected.
+#[derive(Clone, Copy, Debug)]
+pub struct RowRolled<'r> {
     pub result: i64,
-    pub row: String,
-    pub label: String,
+    pub row: &'r RollRow,
+}
+
+impl<'r> RowRolled<'r> {
+    /// The row's name.
+    pub fn name(&self) -> &'r str {
+        &self.row.name.value
+    }
+
+    /// The row's label, or its name when it has none.
+    pub fn label(&self) -> &'r str {
+        self.row.display_label()
+    }
 }
 
 /// A script function to call because a table row says so, and its arguments.
@@ -698,18 +709,20 @@ impl FightHandle {
             None if named => purpose.to_string(),
             _ => String::new(),
         };
-        let rolled = self.with_dice(|dice| expr.roll(dice, &full));
-        match rolled {
+        if !rolls_wanted {
+            return self
+                .with_dice(|dice| expr.roll_total(dice, &full))
+                .map_err(|error| self.stop(FightError::Dice(error)));
+        }
+        match self.with_dice(|dice| expr.roll(dice, &full)) {
             Ok(rolled) => {
-                if rolls_wanted {
-                    self.emit(Event::Roll {
-                        who: who.map(|w| self.name(w)),
-                        purpose: purpose.to_string(),
-                        dice: expr.to_string(),
-                        faces: rolled.faces,
-                        total: rolled.total,
-                    });
-                }
+                self.emit(Event::Roll {
+                    who: who.map(|w| self.name(w)),
+                    purpose: purpose.to_string(),
+                    dice: expr.to_string(),
+                    faces: rolled.faces,
+                    total: rolled.total,
+                });
                 Ok(rolled.total)
             }
             Err(error) => Err(self.stop(FightError::Dice(error))),
@@ -730,7 +743,7 @@ impl FightHandle {
         who: Option<usize>,
         name: &str,
         adjustment: i64,
-    ) -> Primitive<(RowRolled, Vec<ScriptCall>)> {
+    ) -> Primitive<(RowRolled<'_>, Vec<ScriptCall>)> {
         let table = self.table(name)?;
         let ruleset = self.ruleset();
         let find = |other: &str| ruleset.table(other);
@@ -748,30 +761,27 @@ impl FightHandle {
     }
 
     /// Log a rolled row (and its rerolls), apply its built-in actions, collect its calls.
-    fn apply_roll(
+    fn apply_roll<'r>(
         &self,
         who: Option<usize>,
-        rolled: &crate::tables::RollOnTable,
+        rolled: &crate::tables::RollOnTable<'r>,
         calls: &mut Vec<ScriptCall>,
-    ) -> Primitive<RowRolled> {
-        let table = self.table(&rolled.table)?;
-        let TableKind::Roll(roll_table) = &table.kind else {
-            return Err(format!("`{}` is not a roll table", rolled.table));
-        };
-        let row = &roll_table.rows[rolled.row];
-        let who_name = who.map(|w| self.name(w));
-        self.emit(Event::TableRow {
-            who: who_name,
-            table: rolled.table.clone().into(),
-            result: rolled.result,
-            row: row.name.value.clone().into(),
-            label: row.display_label().to_string(),
-        });
+    ) -> Primitive<RowRolled<'r>> {
+        let row = rolled.selected();
+        if self.logged() {
+            self.emit(Event::TableRow {
+                who: who.map(|w| self.name(w)),
+                table: Name::new(&rolled.table.name.value),
+                result: rolled.result,
+                row: Name::new(&row.name.value),
+                label: row.display_label().to_string(),
+            });
+        }
         self.apply_actions(who, &row.actions, calls)?;
         for step in &rolled.rerolls {
             match step {
                 crate::tables::RerollStep::Ignored { result } => {
-                    self.note(format!("{} rerolled: {result}, ignored", rolled.table));
+                    self.note(format!("{} rerolled: {result}, ignored", rolled.table.name));
                 }
                 crate::tables::RerollStep::Kept { roll } => {
                     self.apply_roll(who, roll, calls)?;
@@ -783,8 +793,7 @@ impl FightHandle {
         }
         Ok(RowRolled {
             result: rolled.result,
-            row: row.name.value.clone(),
-            label: row.display_label().to_string(),
+            row,
         })
     }
 
@@ -886,7 +895,7 @@ impl FightHandle {
     }
 
     /// The row of a roll table that covers `result` (a die already rolled).
-    pub fn table_row(&self, name: &str, result: i64) -> Primitive<RowRolled> {
+    pub fn table_row(&self, name: &str, result: i64) -> Primitive<RowRolled<'_>> {
         let table = self.table(name)?;
         let TableKind::Roll(roll_table) = &table.kind else {
             return Err(format!(
@@ -895,11 +904,7 @@ impl FightHandle {
             ));
         };
         let row = &roll_table.rows[crate::tables::row_for(roll_table, result)];
-        Ok(RowRolled {
-            result,
-            row: row.name.value.clone(),
-            label: row.display_label().to_string(),
-        })
+        Ok(RowRolled { result, row })
     }
 
     /// The cell of a matrix at `row` and `column` keys.

@@ -6,7 +6,7 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use indexmap::IndexMap;
 
-use crate::engine::FightHandle;
+use crate::engine::{FightHandle, RowRolled};
 use crate::names::Name;
 use crate::ruleset::EquipmentValue;
 use crate::tables::{Cell, DurationUnit, ModifierValue, Percent, Value};
@@ -457,7 +457,7 @@ pub fn register(engine: &mut Engine) {
         "table_row",
         |f: &mut FightHandle, table: &str, result: i64| -> Result<Map> {
             let row = f.table_row(table, result)?;
-            Ok(row_map(row.result, row.row, row.label))
+            Ok(row_map(row))
         },
     );
     // A matrix key may be a name or a number (a SIZ, a damage total), on either axis.
@@ -575,11 +575,11 @@ pub fn register(engine: &mut Engine) {
     );
 }
 
-fn row_map(result: i64, row: String, label: String) -> Map {
+fn row_map(row: RowRolled<'_>) -> Map {
     let mut map = Map::new();
-    map.insert("result".into(), Dynamic::from(result));
-    map.insert("row".into(), row.into());
-    map.insert("label".into(), label.into());
+    map.insert("result".into(), Dynamic::from(row.result));
+    map.insert("row".into(), row.name().into());
+    map.insert("label".into(), row.label().into());
     map
 }
 
@@ -588,9 +588,9 @@ fn roll_table(f: &mut FightHandle, w: i64, table: &str, adjustment: i64) -> Resu
     let (row, calls) = f.roll_table(Some(w), table, adjustment)?;
     for call in &calls {
         // What the row's script returns is not used: it acts through the fight.
-        let _ = super::hooks::call_row_script(f, Some(w), table, &row.row, call, None)?;
+        let _ = super::hooks::call_row_script(f, Some(w), table, row.name(), call, None)?;
     }
-    Ok(row_map(row.result, row.row, row.label))
+    Ok(row_map(row))
 }
 
 /// `#{ type: "percent", value: -20 }`, `#{ type: "automatic", level: "critical" }`, ...

@@ -4,33 +4,50 @@
 
 use serde::Serialize;
 
-use crate::dice::{DiceSource, RollError};
+use crate::dice::{DiceExpr, DiceSource, RollError};
 
-use super::model::{Action, RollTable, Table, TableKind};
+use super::model::{Action, RollRow, RollTable, Table, TableKind};
 
 /// Deeper than this, tables that roll each other are taken to be a loop.
 const MAX_DEPTH: usize = 16;
 
-/// One roll on a table and everything it led to.
+/// One roll on a table and everything it led to. It borrows the tables it was rolled
+/// on: a fight rolls without copying a name.
 #[derive(Clone, Debug, Serialize)]
-pub struct RollOnTable {
-    pub table: String,
-    pub die: String,
+pub struct RollOnTable<'t> {
+    #[serde(serialize_with = "table_name")]
+    pub table: &'t Table,
+    pub die: &'t DiceExpr,
     pub result: i64,
     /// Index of the selected row in the table.
     pub row: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rerolls: Vec<RerollStep>,
+    pub rerolls: Vec<RerollStep<'t>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rolled_tables: Vec<RollOnTable>,
+    pub rolled_tables: Vec<RollOnTable<'t>>,
+}
+
+impl<'t> RollOnTable<'t> {
+    /// The row the roll selected.
+    pub fn selected(&self) -> &'t RollRow {
+        match &self.table.kind {
+            TableKind::Roll(roll_table) => &roll_table.rows[self.row],
+            // Only a roll table is rolled on (`roll_at_depth`).
+            _ => unreachable!("a roll on a table that is not a roll table"),
+        }
+    }
+}
+
+fn table_name<S: serde::Serializer>(table: &&Table, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&table.name.value)
 }
 
 /// A roll made because a row said `reroll N times ignoring ...`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
-pub enum RerollStep {
+pub enum RerollStep<'t> {
     Ignored { result: i64 },
-    Kept { roll: RollOnTable },
+    Kept { roll: RollOnTable<'t> },
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -54,7 +71,7 @@ pub fn roll_on_table<'t>(
     table: &'t Table,
     find: &dyn Fn(&str) -> Option<&'t Table>,
     dice: &mut DiceSource,
-) -> Result<RollOnTable, TableRollError> {
+) -> Result<RollOnTable<'t>, TableRollError> {
     roll_at_depth(table, find, dice, 0, 0)
 }
 
@@ -65,7 +82,7 @@ pub fn roll_on_table_adjusted<'t>(
     find: &dyn Fn(&str) -> Option<&'t Table>,
     dice: &mut DiceSource,
     adjustment: i64,
-) -> Result<RollOnTable, TableRollError> {
+) -> Result<RollOnTable<'t>, TableRollError> {
     roll_at_depth(table, find, dice, 0, adjustment)
 }
 
@@ -75,7 +92,7 @@ fn roll_at_depth<'t>(
     dice: &mut DiceSource,
     depth: usize,
     adjustment: i64,
-) -> Result<RollOnTable, TableRollError> {
+) -> Result<RollOnTable<'t>, TableRollError> {
     let TableKind::Roll(roll_table) = &table.kind else {
         return Err(TableRollError::NotARollTable {
             table: table.name.value.clone(),
@@ -102,8 +119,13 @@ fn roll_die(
     roll_table: &RollTable,
     dice: &mut DiceSource,
 ) -> Result<i64, TableRollError> {
-    let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
-    Ok(roll_table.die.roll(dice, &purpose)?.total)
+    // A seeded die reads no purpose: then none is written.
+    let purpose = if dice.reads_purposes() {
+        format!("{} on {}", roll_table.die.value, table.name.value)
+    } else {
+        String::new()
+    };
+    Ok(roll_table.die.roll_total(dice, &purpose)?)
 }
 
 /// The row `result` reads, with its rerolls and the tables it rolls as well.
@@ -114,7 +136,7 @@ fn resolve_at_depth<'t>(
     dice: &mut DiceSource,
     depth: usize,
     result: i64,
-) -> Result<RollOnTable, TableRollError> {
+) -> Result<RollOnTable<'t>, TableRollError> {
     let row = row_for(roll_table, result);
     let mut rerolls = Vec::new();
     let mut rolled_tables = Vec::new();
@@ -147,8 +169,8 @@ fn resolve_at_depth<'t>(
         }
     }
     Ok(RollOnTable {
-        table: table.name.value.clone(),
-        die: roll_table.die.value.to_string(),
+        table,
+        die: &roll_table.die.value,
         result,
         row,
         rerolls,

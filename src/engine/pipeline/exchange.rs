@@ -504,7 +504,7 @@ impl FightHandle {
                 let rolled = self.roll_table(Some(defender), table, 0);
                 self.fatal()?;
                 let (row, _) = rolled.map_err(|message| self.combat_error(message))?;
-                self.location_named(defender, &row.row)
+                self.location_named(defender, row.name())
             }
             // Without a location stage, a blow goes to the pool.
             None => crate::name!("total"),
@@ -727,14 +727,14 @@ impl FightHandle {
                     self.fatal()?;
                     let (row, found) = rolled.map_err(|message| self.combat_error(message))?;
                     calls = found;
-                    (table.value.as_str(), row.row)
+                    (table.value.as_str(), row.name())
                 }
                 _ => {
                     let applied =
                         self.apply_actions(Some(who), slice::from_ref(action), &mut calls);
                     self.fatal()?;
                     applied.map_err(|message| self.combat_error(message))?;
-                    ("combat", place.to_string())
+                    ("combat", place)
                 }
             };
             if calls.is_empty() {
@@ -744,7 +744,7 @@ impl FightHandle {
             for call in &calls {
                 self.0
                     .hooks
-                    .call_row(self, Some(who), table, &row, call, Some(&context))
+                    .call_row(self, Some(who), table, row, call, Some(&context))
                     .map_err(|failure| FightError::Script(Box::new(failure)))?;
                 self.fatal()?;
             }
