@@ -141,6 +141,8 @@ struct Shared {
     core: Mutex<Core>,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
+    /// `combat.toml` specialised to what this fight knows before its first turn.
+    combat: Option<Arc<pipeline::Combat>>,
     /// Whether an event goes anywhere (the log keeps events, or an observer is told):
     /// otherwise none is built.
     logged: bool,
@@ -243,16 +245,30 @@ impl FightHandle {
             order: Vec::new(),
         };
         let logged = setup.log != Log::Off || setup.observer.is_some();
+        let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();
+        let options: Vec<Name> = scenario.options.iter().map(Name::from).collect();
+        let combat = ruleset.combat.as_ref().map(|combat| {
+            let facts = pipeline::facts(
+                &combat.reads,
+                &core,
+                &ruleset.equipment,
+                &ruleset.tactics.vocabulary,
+                &options,
+                &modifiers,
+            );
+            ruleset.specialised.get(combat, facts)
+        });
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
             hooks,
             logged,
+            combat,
             core: Mutex::new(core),
             chooser: Mutex::new(setup.chooser),
             observer: Mutex::new(setup.observer),
             title: scenario.title.clone(),
-            modifiers: scenario.modifiers.iter().map(Name::from).collect(),
-            options: scenario.options.iter().map(Name::from).collect(),
+            modifiers,
+            options,
             distance: scenario.distance,
         })))
     }

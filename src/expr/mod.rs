@@ -15,10 +15,12 @@
 pub mod ast;
 mod compile;
 mod eval;
+mod fold;
 mod problem;
 
 pub use compile::{compile_bool, compile_number, compile_symbol};
 pub use eval::{Condition, Env, Number, Symbol};
+pub use fold::{Known, Knows};
 pub use problem::ExprProblem;
 
 use crate::source::Spanned;

@@ -50,6 +50,9 @@ pub struct Ruleset {
     pub tactics: crate::engine::tactics::Tactics,
     /// `combat.toml`, compiled: the turn and exchange the engine runs natively.
     pub combat: Option<crate::engine::pipeline::Combat>,
+    /// `combat` specialised to what fights know before their first turn, each made once
+    /// and shared by the fights that know the same.
+    pub specialised: crate::engine::pipeline::Specialised,
     /// `combat.toml` as read, if the ruleset has one.
     pub combat_file: Option<SourceFile>,
     /// `tactics.toml` as read, if the ruleset has one.
@@ -352,6 +355,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 equipment: resolved.equipment,
                 tactics: resolved.tactics,
                 combat: resolved.combat,
+                specialised: Default::default(),
                 combat_file,
                 tactics_file,
                 style_files,

@@ -37,7 +37,7 @@ pub(super) struct FightEnv<'f> {
 impl<'f> FightEnv<'f> {
     pub fn new(fight: &'f FightHandle, me: usize) -> Self {
         let ruleset = fight.ruleset();
-        let reads = ruleset.combat.as_ref().map_or(&[][..], |c| &c.reads);
+        let reads = fight.combat().map_or(&[][..], |c| &c.reads);
         FightEnv {
             equipment: &ruleset.equipment,
             vocabulary: &ruleset.tactics.vocabulary,
@@ -57,6 +57,9 @@ impl<'f> FightEnv<'f> {
 
     /// Whether `condition` holds, read with the fight's state held throughout.
     pub fn holds(&mut self, condition: &Condition) -> bool {
+        if let Condition::Const(holds) = condition {
+            return *holds;
+        }
         self.held = Some(self.fight.core());
         let holds = condition.eval(self);
         self.held = None;
@@ -65,6 +68,9 @@ impl<'f> FightEnv<'f> {
 
     /// What `number` comes to, read with the fight's state held (let go around a die).
     pub fn number_of(&mut self, number: &Number) -> i64 {
+        if let Number::Const(value) = number {
+            return *value;
+        }
         self.held = Some(self.fight.core());
         let value = number.eval(self);
         self.held = None;

@@ -28,7 +28,7 @@ impl FightHandle {
         attacker: usize,
         index: usize,
     ) -> Result<(), FightError> {
-        let Some(combat) = self.ruleset().combat.as_ref() else {
+        let Some(combat) = self.combat() else {
             return Ok(());
         };
         let exchange: &Exchange = &combat.exchanges[index];
@@ -890,7 +890,7 @@ impl FightHandle {
         test: &str,
         env: &mut FightEnv<'f>,
     ) -> Result<Option<(&'f TestKind, TestResult)>, FightError> {
-        let Some(combat) = self.ruleset().combat.as_ref() else {
+        let Some(combat) = self.combat() else {
             return Ok(None);
         };
         // Checked at load: the test is one of combat.toml's.

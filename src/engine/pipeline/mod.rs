@@ -11,8 +11,11 @@
 
 mod env;
 mod exchange;
+mod specialise;
 mod test;
 mod turn;
+
+pub use specialise::{Specialised, facts};
 
 use crate::expr::{Condition, Number};
 use crate::names::Name;

@@ -12,8 +12,9 @@ use crate::source::Spanned;
 use crate::tables::Action;
 
 impl FightHandle {
-    fn combat(&self) -> Option<&Combat> {
-        self.ruleset().combat.as_ref()
+    /// `combat.toml` specialised to this fight.
+    pub(in crate::engine) fn combat(&self) -> Option<&Combat> {
+        self.0.combat.as_deref()
     }
 
     /// Evaluate an expression of `combat.toml` with `who` as `self`; a die that could not
