@@ -714,6 +714,63 @@ impl Bound<'_> {
     pub fn parties(&self) -> (usize, usize) {
         (self.me, self.other.unwrap_or(self.me))
     }
+
+    /// A number read of what is bound alone (the test being rolled, the exchange so
+    /// far, the item), without the fight's state; `None` for a read of the state.
+    #[inline]
+    pub fn number(&self, read: &Read) -> Option<i64> {
+        Some(match read {
+            Read::Defence(field) => self.defence.map_or(0, |test| test.field(*field)),
+            Read::ItemHands => self.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
+            Read::OutcomeLevels => self.outcome.map_or(0, |(_, levels)| i64::from(levels)),
+            Read::Damage => self.damage,
+            Read::Chosen(index) => i64::from(self.chosen[*index as usize]),
+            Read::Rolled => self.rolled,
+            Read::TestRoll => self.test.roll,
+            Read::TestTotal => self.test.total,
+            Read::TestTarget => self.test.target,
+            Read::Attack(field) => self.attack.map_or(0, |test| test.field(*field)),
+            _ => return None,
+        })
+    }
+
+    /// A flag read of what is bound alone; `None` for a read of the fight's state.
+    #[inline]
+    pub fn flag(&self, read: &Read) -> Option<bool> {
+        Some(match read {
+            Read::ItemTrait(name) => self.item.is_some_and(|w| w.traits.contains(name)),
+            Read::Reaction(index) => self.reaction == *index,
+            Read::Attacking => self.attacking,
+            Read::ParryTrait(name) => self.parry.is_some_and(|w| w.traits.contains(name)),
+            Read::OutcomeWon(attacker) => self.outcome.is_some_and(|(won, _)| won == *attacker),
+            _ => return None,
+        })
+    }
+
+    /// A symbol: the place in `vocabulary`'s list of the member `read` gives. A symbol
+    /// reads what is bound alone, never the fight's state.
+    pub fn symbol(&self, vocabulary: &Vocabulary, read: &Read) -> u32 {
+        let place = |list: &[String], name: Option<&Name>| {
+            name.and_then(|name| list.iter().position(|n| name == n))
+                .map_or(u32::MAX, |at| at as u32)
+        };
+        let item = self.item;
+        match read {
+            Read::ItemSize => place(&vocabulary.weapon_sizes, item.and_then(|w| w.size.as_ref())),
+            Read::ItemReach => place(
+                &vocabulary.weapon_reaches,
+                item.and_then(|w| w.reach.as_ref()),
+            ),
+            Read::ParrySize => place(
+                &vocabulary.weapon_sizes,
+                self.parry.and_then(|w| w.size.as_ref()),
+            ),
+            Read::Location => place(&vocabulary.locations, self.location.as_ref()),
+            Read::Attack(TestField::Level) => self.attack.map_or(u32::MAX, |a| a.level),
+            Read::Defence(TestField::Level) => self.defence.map_or(u32::MAX, |d| d.level),
+            _ => u32::MAX,
+        }
+    }
 }
 
 /// What a collection's body (`any(opponents, ...)`) binds, saved to be put back.
@@ -905,17 +962,7 @@ impl<'a> World<'a> {
                         _ => location.max_hit_points,
                     })
             }
-            Read::Defence(field) => bound.defence.map_or(0, |test| test.field(*field)),
-            Read::ItemHands => bound.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
-            Read::OutcomeLevels => bound.outcome.map_or(0, |(_, levels)| i64::from(levels)),
-            Read::Damage => bound.damage,
-            Read::Chosen(index) => i64::from(bound.chosen[*index as usize]),
-            Read::Rolled => bound.rolled,
-            Read::TestRoll => bound.test.roll,
-            Read::TestTotal => bound.test.total,
-            Read::TestTarget => bound.test.target,
-            Read::Attack(field) => bound.attack.map_or(0, |test| test.field(*field)),
-            _ => 0,
+            _ => bound.number(read).unwrap_or(0),
         }
     }
 
@@ -942,39 +989,12 @@ impl<'a> World<'a> {
             }
             Read::Offered(option) => self.offered.contains(option),
             Read::Given(who, name) => combatant(*who).is_some_and(|c| c.statistic(*name).is_some()),
-            Read::ItemTrait(name) => bound.item.is_some_and(|w| w.traits.contains(name)),
-            Read::Reaction(index) => bound.reaction == *index,
-            Read::Attacking => bound.attacking,
-            Read::ParryTrait(name) => bound.parry.is_some_and(|w| w.traits.contains(name)),
-            Read::OutcomeWon(attacker) => bound.outcome.is_some_and(|(won, _)| won == *attacker),
-            _ => false,
+            _ => bound.flag(read).unwrap_or(false),
         }
     }
 
     pub fn symbol(&self, bound: &Bound<'_>, read: &Read) -> u32 {
-        let place = |list: &[String], name: Option<&Name>| {
-            name.and_then(|name| list.iter().position(|n| name == n))
-                .map_or(u32::MAX, |at| at as u32)
-        };
-        let item = bound.item;
-        match read {
-            Read::ItemSize => place(
-                &self.vocabulary.weapon_sizes,
-                item.and_then(|w| w.size.as_ref()),
-            ),
-            Read::ItemReach => place(
-                &self.vocabulary.weapon_reaches,
-                item.and_then(|w| w.reach.as_ref()),
-            ),
-            Read::ParrySize => place(
-                &self.vocabulary.weapon_sizes,
-                bound.parry.and_then(|w| w.size.as_ref()),
-            ),
-            Read::Location => place(&self.vocabulary.locations, bound.location.as_ref()),
-            Read::Attack(TestField::Level) => bound.attack.map_or(u32::MAX, |a| a.level),
-            Read::Defence(TestField::Level) => bound.defence.map_or(u32::MAX, |d| d.level),
-            _ => u32::MAX,
-        }
+        bound.symbol(self.vocabulary, read)
     }
 
     /// Bind the `index`-th member of a collection; false past the last.

@@ -57,23 +57,32 @@ impl<'f> FightEnv<'f> {
 
     /// Whether `condition` holds, read with the fight's state held throughout.
     pub fn holds(&mut self, condition: &Condition) -> bool {
-        if let Condition::Const(holds) = condition {
-            return *holds;
+        match condition {
+            Condition::Const(holds) => *holds,
+            _ => self.holding(|env| condition.eval(env)),
         }
-        self.held = Some(self.fight.core());
-        let holds = condition.eval(self);
-        self.held = None;
-        holds
     }
 
     /// What `number` comes to, read with the fight's state held (let go around a die).
     pub fn number_of(&mut self, number: &Number) -> i64 {
-        if let Number::Const(value) = number {
-            return *value;
+        match number {
+            Number::Const(value) => *value,
+            _ => self.holding(|env| number.eval(env)),
         }
-        self.held = Some(self.fight.core());
-        let value = number.eval(self);
-        self.held = None;
+    }
+
+    /// Evaluate with the fight's state held throughout (let go around a die): several
+    /// expressions in a row under one lock. Nothing in `evaluate` may take the state
+    /// but through this environment.
+    pub fn holding<T>(&mut self, evaluate: impl FnOnce(&mut Self) -> T) -> T {
+        let outermost = self.held.is_none();
+        if outermost {
+            self.held = Some(self.fight.core());
+        }
+        let value = evaluate(self);
+        if outermost {
+            self.held = None;
+        }
         value
     }
 
@@ -134,8 +143,11 @@ impl Env for FightEnv<'_> {
         self.read(slot, |world, bound, read| world.flag(bound, read))
     }
 
+    // A symbol reads what is bound alone, without the fight's state.
+
     fn symbol(&self, slot: Slot) -> u32 {
-        self.read(slot, |world, bound, read| world.symbol(bound, read))
+        self.bound
+            .symbol(self.vocabulary, &self.reads[slot.0 as usize])
     }
 
     fn roll_slot(&mut self, slot: Slot) -> i64 {

@@ -9,6 +9,11 @@ use super::{MAX_GROUPS, TestKind};
 /// target are bound for the level guards to read, in that order: a total may read the
 /// roll, a guard all three.
 pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
+    // Every expression of the test reads the fight under one hold of its state.
+    env.holding(|env| roll_held(kind, env))
+}
+
+fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
     let roll = env.number_of(&kind.roll);
     env.bound.test = TestResult {
         roll,

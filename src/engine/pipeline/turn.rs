@@ -253,14 +253,17 @@ impl FightHandle {
                 .map(Name::from)
                 .collect());
         };
+        // Every guard read under one hold of the fight's state.
         self.evaluate(who, "", |env| {
-            combat
-                .turn
-                .choices
-                .iter()
-                .filter(|action| action.guard.as_ref().is_none_or(|guard| env.holds(guard)))
-                .map(|action| action.name)
-                .collect()
+            env.holding(|env| {
+                combat
+                    .turn
+                    .choices
+                    .iter()
+                    .filter(|action| action.guard.as_ref().is_none_or(|guard| env.holds(guard)))
+                    .map(|action| action.name)
+                    .collect()
+            })
         })
     }
 
