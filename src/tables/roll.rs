@@ -17,6 +17,9 @@ const MAX_DEPTH: usize = 16;
 pub struct RollOnTable<'t> {
     #[serde(serialize_with = "table_name")]
     pub table: &'t Table,
+    /// The table's rows and die (`table` is a roll table).
+    #[serde(skip)]
+    pub roll_table: &'t RollTable,
     pub die: &'t DiceExpr,
     pub result: i64,
     /// Index of the selected row in the table.
@@ -30,11 +33,7 @@ pub struct RollOnTable<'t> {
 impl<'t> RollOnTable<'t> {
     /// The row the roll selected.
     pub fn selected(&self) -> &'t RollRow {
-        match &self.table.kind {
-            TableKind::Roll(roll_table) => &roll_table.rows[self.row],
-            // Only a roll table is rolled on (`roll_at_depth`).
-            _ => unreachable!("a roll on a table that is not a roll table"),
-        }
+        &self.roll_table.rows[self.row]
     }
 }
 
@@ -170,6 +169,7 @@ fn resolve_at_depth<'t>(
     }
     Ok(RollOnTable {
         table,
+        roll_table,
         die: &roll_table.die.value,
         result,
         row,

@@ -143,8 +143,7 @@ impl Env for FightEnv<'_> {
         self.read(slot, |world, bound, read| world.flag(bound, read))
     }
 
-    // A symbol reads what is bound alone, without the fight's state.
-
+    /// A symbol reads what is bound alone, without the fight's state.
     fn symbol(&self, slot: Slot) -> u32 {
         self.bound
             .symbol(self.vocabulary, &self.reads[slot.0 as usize])
