@@ -1,7 +1,7 @@
 //! `combat.toml` specialised to a fight: what cannot change while it runs (the
 //! scenario's options and situational modifiers, the figures of its combatants) is
-//! folded into the expressions before the first turn, so that a duel with no
-//! `mounted` combatant never reads `self.option.mounted` again. A specialised combat
+//! folded into the expressions before the first turn, so that a fight in which no
+//! combatant has an option never reads `self.option.NAME` again. A specialised combat
 //! is made once for each set of such facts and shared by every fight that has them
 //! (all the fights of one scenario, in `simulate`).
 
