@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::expr::{Condition, Known, Number, Slot};
+use crate::expr::{Condition, Known, Knows, Number, Slot};
 use crate::names::Name;
 
 use super::super::Core;
@@ -121,7 +121,7 @@ impl Combat {
     /// exchange; a modifier or rule whose guard can never hold is dropped.
     pub fn specialised(&self, facts: &Facts) -> Combat {
         let knows = |slot: Slot| facts.get(slot.0 as usize).copied().flatten();
-        let knows: crate::expr::Knows<'_> = &knows;
+        let knows: Knows<'_> = &knows;
         let mut combat = self.clone();
         combat.turn.fold(knows);
         for test in &mut combat.tests {
@@ -134,21 +134,21 @@ impl Combat {
     }
 }
 
-fn fold(condition: &mut Condition, knows: crate::expr::Knows<'_>) {
+fn fold(condition: &mut Condition, knows: Knows<'_>) {
     *condition = condition.fold(knows);
 }
 
-fn fold_some(condition: &mut Option<Condition>, knows: crate::expr::Knows<'_>) {
+fn fold_some(condition: &mut Option<Condition>, knows: Knows<'_>) {
     if let Some(condition) = condition {
         fold(condition, knows);
     }
 }
 
-fn fold_number(number: &mut Number, knows: crate::expr::Knows<'_>) {
+fn fold_number(number: &mut Number, knows: Knows<'_>) {
     *number = number.fold(knows);
 }
 
-fn fold_some_number(number: &mut Option<Number>, knows: crate::expr::Knows<'_>) {
+fn fold_some_number(number: &mut Option<Number>, knows: Knows<'_>) {
     if let Some(number) = number {
         fold_number(number, knows);
     }
@@ -158,7 +158,7 @@ fn never(guard: &Option<Condition>) -> bool {
     matches!(guard, Some(Condition::Const(false)))
 }
 
-fn fold_rules(rules: &mut Vec<TurnRule>, knows: crate::expr::Knows<'_>) {
+fn fold_rules(rules: &mut Vec<TurnRule>, knows: Knows<'_>) {
     for rule in rules.iter_mut() {
         fold_some(&mut rule.guard, knows);
     }
@@ -166,7 +166,7 @@ fn fold_rules(rules: &mut Vec<TurnRule>, knows: crate::expr::Knows<'_>) {
 }
 
 impl Turn {
-    fn fold(&mut self, knows: crate::expr::Knows<'_>) {
+    fn fold(&mut self, knows: Knows<'_>) {
         fold_some_number(&mut self.initiative, knows);
         fold_some(&mut self.keep_initiative, knows);
         fold_some_number(&mut self.initiative_modifier, knows);
@@ -189,7 +189,7 @@ impl Turn {
 }
 
 impl TestKind {
-    fn fold(&mut self, knows: crate::expr::Knows<'_>) {
+    fn fold(&mut self, knows: Knows<'_>) {
         fold_number(&mut self.roll, knows);
         fold_some_number(&mut self.total, knows);
         fold_number(&mut self.target, knows);
@@ -205,7 +205,7 @@ impl TestKind {
 }
 
 impl Reaction {
-    fn fold(&mut self, knows: crate::expr::Knows<'_>) {
+    fn fold(&mut self, knows: Knows<'_>) {
         fold_some(&mut self.guard, knows);
         fold_some(&mut self.free, knows);
         fold_some(&mut self.withdraw, knows);
@@ -213,7 +213,7 @@ impl Reaction {
 }
 
 impl EffectsStage {
-    fn fold(&mut self, knows: crate::expr::Knows<'_>) {
+    fn fold(&mut self, knows: Knows<'_>) {
         fold_some_number(&mut self.count, knows);
         for effect in &mut self.effects {
             fold_some(&mut effect.offered, knows);
@@ -226,7 +226,7 @@ impl EffectsStage {
 }
 
 impl Exchange {
-    fn fold(&mut self, knows: crate::expr::Knows<'_>) {
+    fn fold(&mut self, knows: Knows<'_>) {
         for reaction in &mut self.reactions {
             reaction.fold(knows);
         }
