@@ -171,6 +171,35 @@ impl<'de> Deserialize<'de> for Name {
     }
 }
 
+/// A name as the log's prose reads it: `cannot_attack` as "cannot attack". Ids keep
+/// their underscores wherever a GM types them back (`--action`, a choice at the table,
+/// `--dial`), and GM mode takes either form; only the prose shows words.
+#[derive(Clone, Copy)]
+pub struct Words<'a>(pub &'a str);
+
+impl fmt::Display for Words<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, part) in self.0.split('_').enumerate() {
+            if index > 0 {
+                f.write_str(" ")?;
+            }
+            f.write_str(part)?;
+        }
+        Ok(())
+    }
+}
+
+/// Names as prose reads them, `separator` between them.
+pub fn join_words(names: &[Name], separator: &str) -> String {
+    let texts: Vec<String> = names.iter().map(|name| Words(name).to_string()).collect();
+    texts.join(separator)
+}
+
+/// Whether `typed` is `name`, as its id (`trip_opponent`) or its words (`trip opponent`).
+pub fn typed_as(name: &str, typed: &str) -> bool {
+    name == typed || (name.len() == typed.len() && name.replace('_', " ") == typed)
+}
+
 /// The known name closest to `name`, if it is close enough to be a typo.
 pub fn suggest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
     known
@@ -235,5 +264,17 @@ mod tests {
         assert_eq!(suggest("prnoe", &conditions), Some("prone"));
         assert_eq!(edit_distance("prnoe", "prone"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn prose_reads_an_id_as_words_and_a_gm_may_type_either() {
+        assert_eq!(Words("cannot_attack").to_string(), "cannot attack");
+        assert_eq!(Words("prone").to_string(), "prone");
+        let names = [Name::new("trip_opponent"), Name::new("bleed")];
+        assert_eq!(join_words(&names, ", "), "trip opponent, bleed");
+        assert!(typed_as("trip_opponent", "trip_opponent"));
+        assert!(typed_as("trip_opponent", "trip opponent"));
+        assert!(!typed_as("trip_opponent", "trip"));
+        assert!(!typed_as("bleed", "trip opponent"));
     }
 }

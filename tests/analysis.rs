@@ -152,12 +152,12 @@ fn compare_finds_a_house_ruled_fumble_table() {
     );
     assert!(out.contains("3 differences: 3 table rows"), "{out}");
     // More falters, fewer dropped weapons: both marked significant.
-    assert!(line("close_combat_fumble: falter").ends_with('*'), "{out}");
+    assert!(line("close combat fumble: falter").ends_with('*'), "{out}");
     assert!(
-        line("close_combat_fumble: drop_weapon").ends_with('*'),
+        line("close combat fumble: drop weapon").ends_with('*'),
         "{out}"
     );
-    assert!(line("close_combat_fumble: falter").contains('+'), "{out}");
+    assert!(line("close combat fumble: falter").contains('+'), "{out}");
     assert!(out.contains("significant difference"), "{out}");
 }
 

@@ -84,7 +84,7 @@ fn every_cell_of_the_differential_roll_gives_the_winner_its_special_effects() {
                 "{attack}/{parry}:\n{log}"
             );
             let chosen = |who: &str| {
-                log.matches(&format!("{who} chooses special_effect"))
+                log.matches(&format!("{who} chooses special effect"))
                     .count()
             };
             assert_eq!(chosen("Aelric"), attacker_wins, "{attack}/{parry}:\n{log}");
@@ -147,7 +147,7 @@ fn each_difficulty_grade_modifies_the_skill_rounding_up() {
             let label = if *grade == "standard" {
                 "knight".to_string()
             } else {
-                format!("knight ({grade})")
+                format!("knight ({})", grade.replace('_', " "))
             };
             assert_eq!(
                 graded_attack(skill, grade, 50),
@@ -196,13 +196,13 @@ fn criticals_are_a_tenth_of_the_modified_skill_and_fumbles_depend_on_it() {
             55,
             "very_easy",
             99,
-            "knight (very_easy) 110, rolled 99: failure",
+            "knight (very easy) 110, rolled 99: failure",
         ),
         (
             55,
             "very_easy",
             100,
-            "knight (very_easy) 110, rolled 100: fumble",
+            "knight (very easy) 110, rolled 100: fumble",
         ),
     ];
     for (skill, grade, roll, expected) in cases {

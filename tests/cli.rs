@@ -155,6 +155,31 @@ fn an_unseeded_fight_chooses_a_seed_and_says_how_to_fight_it_again() {
     assert_eq!(again.split_once('\n').map(|(_, rest)| rest), Some(rest));
 }
 
+/// `odds` without --seed samples its remainder from a seed chosen at random, says which
+/// on the error stream (stdout stays the report, or one JSON document), and that seed
+/// samples the same dice again.
+#[test]
+fn odds_chooses_a_seed_for_its_sampled_dice_and_says_how_to_sample_them_again() {
+    let duel = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+    let output = affray(&["odds", duel, "--branches", "50"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = text(&output.stderr);
+    let seed = stderr
+        .strip_prefix("seed ")
+        .and_then(|rest| rest.split(' ').next())
+        .expect("the seed chosen is said")
+        .to_string();
+    assert!(
+        stderr.contains(&format!("add --seed {seed} to sample them again")),
+        "{stderr}"
+    );
+    let report = text(&output.stdout);
+    assert!(report.contains(&format!("seed {seed}, ")), "{report}");
+    let again = affray(&["odds", duel, "--branches", "50", "--seed", &seed]);
+    assert_eq!(text(&again.stdout), report);
+    assert_eq!(text(&again.stderr), "", "a seed given is not announced");
+}
+
 /// A name given on the command line that the files do not have is a usage error: exit
 /// 2, as the README says, with the diagnostic.
 #[test]

@@ -111,20 +111,20 @@ fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_a
     has(&log, "Aldric: parry 65, rolled 30: success");
     has(
         &log,
-        "Aldric chooses manoeuvre: shield_bash (of stagger, trip, shield_bash, redirect_blow; tactics)",
+        "Aldric chooses manoeuvre: shield bash (of stagger, trip, shield bash, redirect blow; tactics)",
     );
     has(&log, "Aldric: attack 65, rolled 10: success");
     assert!(!log.contains("Bryn chooses reaction"), "{log}");
     has(
         &log,
-        "Aldric chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip; tactics)",
+        "Aldric chooses manoeuvre: maximise damage (of maximise damage, choose location, stagger, trip; tactics)",
     );
     assert!(
         !log.contains("1D8"),
         "a maximised die is not rolled:\n{log}"
     );
     has(&log, "1D4 damage for Aldric → 2");
-    has(&log, "hit_location for Bryn: 5 → Body");
+    has(&log, "hit location for Bryn: 5 → Body");
     has(&log, "Bryn takes 9 to body, -3 HP left there");
     has(&log, "Bryn: serious wound to body");
     assert_eq!(log.matches("Bryn loses 1 action").count(), 2, "{log}");
@@ -143,14 +143,14 @@ fn a_critical_buys_bypass_armour_and_rolls_the_weapon_again() {
     assert!(!log.contains("Aldric spends an action"), "{log}");
     has(
         &log,
-        "Bryn chooses manoeuvre: bypass_armour (of bypass_armour, maximise_damage, choose_location, stagger, trip, bleed; tactics)",
+        "Bryn chooses manoeuvre: bypass armour (of bypass armour, maximise damage, choose location, stagger, trip, bleed; tactics)",
     );
     has(
         &log,
-        "Bryn chooses manoeuvre: maximise_damage (of maximise_damage, choose_location, stagger, trip, bleed; tactics)",
+        "Bryn chooses manoeuvre: maximise damage (of maximise damage, choose location, stagger, trip, bleed; tactics)",
     );
-    has(&log, "Aldric takes 8 to left_leg, -3 HP left there");
-    has(&log, "Aldric: serious wound to left_leg");
+    has(&log, "Aldric takes 8 to left leg, -3 HP left there");
+    has(&log, "Aldric: serious wound to left leg");
 }
 
 #[test]
@@ -159,8 +159,8 @@ fn a_major_wound_knocks_out() {
     // (maximised) + 1 (1D4) on the right arm (1D10 = 7, 3 HP) less 1 armour: -5, at or
     // below minus its 3 hit points: a major wound, unconscious, out of the fight.
     let (log, _) = duel("major", "1 1\n80 30\n10 1 7\n", "");
-    has(&log, "Bryn takes 8 to right_arm, -5 HP left there");
-    has(&log, "Bryn: major wound to right_arm");
+    has(&log, "Bryn takes 8 to right arm, -5 HP left there");
+    has(&log, "Bryn: major wound to right arm");
     has(&log, "Bryn: unconscious");
     has(&log, "Bryn is out of the fight");
     has(&log, "Won by red after 1 round");
@@ -178,13 +178,13 @@ fn a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it() {
     has(&log, "Aldric: dodge 30, rolled 2: critical");
     has(
         &log,
-        "Aldric chooses manoeuvre: stagger (of stagger, trip, redirect_blow; tactics)",
+        "Aldric chooses manoeuvre: stagger (of stagger, trip, redirect blow; tactics)",
     );
     has(
         &log,
-        "Aldric chooses manoeuvre: trip (of trip, redirect_blow; tactics)",
+        "Aldric chooses manoeuvre: trip (of trip, redirect blow; tactics)",
     );
-    has(&log, "Bryn: off_balance for 1 round");
+    has(&log, "Bryn: off balance for 1 round");
     has(
         &log,
         "Bryn: dodge 55, rolled 40: success\n    Bryn fails to resist the original roll of 2 (a better level wins, then the higher roll)\n    Bryn: prone for 1 round",
@@ -201,7 +201,7 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
     has(&log, "Aldric: dodge 30, rolled 20: success");
     has(
         &log,
-        "Aldric chooses manoeuvre: trip (of stagger, trip, redirect_blow; scenario)",
+        "Aldric chooses manoeuvre: trip (of stagger, trip, redirect blow; scenario)",
     );
     has(&log, "Bryn: dodge 55, rolled 25: success\n    Bryn resists");
     assert!(!log.contains("prone"), "{log}");
@@ -217,7 +217,7 @@ fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
     has(&log, "Bryn: attack 70, rolled 99: fumble");
     has(
         &log,
-        "fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action\n    Bryn: off_balance for 1 round\n    Bryn loses 1 action",
+        "fumble for Bryn: 2 → Stumble\n    Bryn loses 1 action\n    Bryn: off balance for 1 round\n    Bryn loses 1 action",
     );
 }
 
@@ -250,9 +250,9 @@ fn a_winner_who_buys_choose_location_picks_where_the_blow_lands() {
     let choices =
         "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"choose_location\"\n";
     let (log, _) = duel("location", "1 1\n80 97\n10 98 3 1\n", choices);
-    has(&log, "Aldric chooses manoeuvre: choose_location");
+    has(&log, "Aldric chooses manoeuvre: choose location");
     has(&log, "Aldric chooses location: head");
-    assert!(!log.contains("hit_location for Bryn"), "{log}");
+    assert!(!log.contains("hit location for Bryn"), "{log}");
     has(&log, "Bryn takes 3 to head, 1 HP left there");
 }
 
@@ -284,11 +284,11 @@ fn an_effect_done_at_the_blow_comes_before_the_wound() {
     let (log, _) = duel("bleed", "1 1\n3 4 4 4\n", choices);
     has(
         &log,
-        "Bryn chooses manoeuvre: bleed (of bypass_armour, maximise_damage, choose_location, stagger, trip, bleed; scenario)",
+        "Bryn chooses manoeuvre: bleed (of bypass armour, maximise damage, choose location, stagger, trip, bleed; scenario)",
     );
     has(
         &log,
-        "Aldric takes 8 to left_leg, -3 HP left there\n    Aldric: bleeding\n    Aldric: serious wound to left_leg",
+        "Aldric takes 8 to left leg, -3 HP left there\n    Aldric: bleeding\n    Aldric: serious wound to left leg",
     );
 }
 
@@ -304,7 +304,7 @@ fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
     let (log, _) = duel("regain", "1 1\n90 2 40\n90 10\n", choices);
     assert_eq!(
         log.lines()
-            .filter(|line| line.contains("regain_footing"))
+            .filter(|line| line.contains("regain footing"))
             .count(),
         1,
         "offered once, to the prone winner only:\n{log}"
@@ -312,7 +312,7 @@ fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
     has(&log, "Bryn: parry 30, rolled 10: success");
     has(
         &log,
-        "Bryn chooses manoeuvre: regain_footing (of stagger, trip, regain_footing, redirect_blow; scenario)",
+        "Bryn chooses manoeuvre: regain footing (of stagger, trip, regain footing, redirect blow; scenario)",
     );
     has(&log, "Bryn: prone ends");
 }
@@ -358,7 +358,7 @@ fn a_parry_against_a_miss_may_be_withdrawn_and_then_costs_nothing() {
     has(&log, "Bryn: attack 70, rolled 80: failure");
     has(
         &log,
-        "Aldric chooses withdraw_parry: withdraw (of complete, withdraw; scenario)",
+        "Aldric chooses withdraw parry: withdraw (of complete, withdraw; scenario)",
     );
     assert!(!log.contains("Aldric spends an action"), "{log}");
     assert!(!log.contains("Aldric: parry"), "{log}");
@@ -479,9 +479,9 @@ fn a_redirected_blow_lands_where_the_defender_chooses() {
     has(&log, "Bryn: parry 70, rolled 2: critical");
     has(
         &log,
-        "Bryn chooses redirect_location: right_leg (of right_leg, left_leg, body, right_arm, left_arm, head; first option)",
+        "Bryn chooses redirect location: right leg (of right leg, left leg, body, right arm, left arm, head; first option)",
     );
-    assert!(!log.contains("hit_location for"), "{log}");
+    assert!(!log.contains("hit location for"), "{log}");
 }
 
 /// `affray check` names what a bare-hands weapon, a `drop` action, a round rule and a
@@ -563,7 +563,7 @@ do = "condition bleeding"
     let _ = fs::remove_dir_all(&dir);
     has(
         &log,
-        "Aldric takes 8 to left_leg, -3 HP left there\n    Aldric: bleeding for 9 rounds\n    1D100 athletics for Aldric → 99",
+        "Aldric takes 8 to left leg, -3 HP left there\n    Aldric: bleeding for 9 rounds\n    1D100 athletics for Aldric → 99",
     );
     has(
         &log,

@@ -94,7 +94,7 @@ fn the_fixture_fights_by_its_combat_toml_with_given_dice() {
         log.contains("fumble for Raider 1: 4 → Off Balance"),
         "{log}"
     );
-    assert!(log.contains("Raider 1: off_balance for 1 round"), "{log}");
+    assert!(log.contains("Raider 1: off balance for 1 round"), "{log}");
     assert!(
         error.contains("attack against defence for Raider 2 needs a 1D20"),
         "{error}"

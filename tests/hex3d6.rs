@@ -302,7 +302,7 @@ fn critical_hit_doubles() {
     );
     assert!(crit.contains("success, by 6"), "{crit}");
     assert!(
-        crit.contains("critical_hit for Aldric: 6 → x2 damage"),
+        crit.contains("critical hit for Aldric: 6 → x2 damage"),
         "{crit}"
     );
     assert!(
@@ -322,9 +322,9 @@ fn critical_miss_drops_the_weapon() {
         "6 6 6  3 3 4",
         UNAWARE,
     );
-    assert!(miss.contains("rolled 18: critical_failure"), "{miss}");
+    assert!(miss.contains("rolled 18: critical failure"), "{miss}");
     assert!(
-        miss.contains("critical_miss for Aldric: 10 → Dropped weapon"),
+        miss.contains("critical miss for Aldric: 10 → Dropped weapon"),
         "{miss}"
     );
     assert!(miss.contains("Aldric drops the Bastard sword"), "{miss}");
@@ -454,7 +454,7 @@ fn wait_strikes_the_one_who_comes() {
     let log = seeded("wait", &body, "4");
     assert!(log.contains("Knight waits to interrupt Brute"), "{log}");
     assert!(log.contains("who attacks first (Wait)"), "{log}");
-    assert!(log.contains("Knight action: strike_entering"), "{log}");
+    assert!(log.contains("Knight action: strike entering"), "{log}");
     assert!(log.contains("Knight meets Brute as he comes in"), "{log}");
 }
 
@@ -548,7 +548,7 @@ fn opportunity_fire_at_one_who_comes() {
     let log = seeded("opportunity", &body, "2");
     assert!(log.contains("Archer waits to interrupt Brute"), "{log}");
     assert!(
-        log.contains("Archer action: fire_at_entering") || log.contains("Archer holds fire"),
+        log.contains("Archer action: fire at entering") || log.contains("Archer holds fire"),
         "{log}"
     );
 }

@@ -116,7 +116,7 @@ fn the_rangers_quick_draw_gives_7d_initiative_and_4d_throwing() {
     );
     // The offered choices: up to 6D may be moved.
     assert!(
-        log.contains("Ranger chooses quick_draw_dice: 3 (of 0, 1, 2, 3, 4, 5, 6; scenario)"),
+        log.contains("Ranger chooses quick draw dice: 3 (of 0, 1, 2, 3, 4, 5, 6; scenario)"),
         "{log}"
     );
     // Initiative on 7D: six dice and the Wild Die.
@@ -191,15 +191,15 @@ choose = "none"
     let _ = fs::remove_dir_all(&dir);
     let log = text(&output.stdout);
     assert!(
-        log.contains("3D6 attack (melee_combat 4D+2) for A → 6 (dice showed 1, 2, 3)"),
+        log.contains("3D6 attack (melee combat 4D+2) for A → 6 (dice showed 1, 2, 3)"),
         "{log}"
     );
     assert!(
-        log.contains("attack (melee_combat 4D+2): Wild Die explodes for A → 4"),
+        log.contains("attack (melee combat 4D+2): Wild Die explodes for A → 4"),
         "{log}"
     );
     assert!(
-        log.contains("A: melee_combat 10, rolled 18: success"),
+        log.contains("A: melee combat 10, rolled 18: success"),
         "{log}"
     );
 }
@@ -367,7 +367,7 @@ fn every_grab_of_the_chapter_does_what_the_text_says() {
             // Strength Damage 2D and bare hands 0, less 3D: nothing to roll.
             expect: &[
                 "A holds B",
-                "A chooses hold_damage: 3",
+                "A chooses hold damage: 3",
                 "A squeezes B (hold)",
             ],
         },
@@ -583,7 +583,7 @@ statistics = { style = "disarm" }"#,
 weapons = ["club"]
 statistics = { style = "attack" }"#,
             more: "",
-            expect: &["B chooses keep_grip: hold_on", "B keeps hold of the Club"],
+            expect: &["B chooses keep grip: hold on", "B keeps hold of the Club"],
         },
         Case {
             name: "break",
@@ -614,7 +614,7 @@ fn ranged_entangling_group_and_other_options_do_what_the_text_says() {
             more: "distance = 5",
             expect: &[
                 "B is entangled (to snap or slip it:",
-                "B chooses action: slip_free",
+                "B chooses action: slip free",
                 "B is free",
             ],
         },
@@ -733,7 +733,7 @@ statistics = { style = "all_out" }"#,
             a: r#"weapons = ["short_sword", "dagger"]"#,
             b: TOUGH_B,
             more: "",
-            expect: &["A chooses weapon: short_sword (of short_sword, dagger; tactics)"],
+            expect: &["A chooses weapon: short sword (of short sword, dagger; tactics)"],
         },
         Case {
             name: "sheathed",
@@ -744,7 +744,7 @@ options = ["sheathed"]"#,
             more: "",
             expect: &[
                 "A stows the Club",
-                "A chooses action: ready_weapon",
+                "A chooses action: ready weapon",
                 "A readies the Club",
             ],
         },

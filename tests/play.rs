@@ -63,13 +63,16 @@ fn a_scripted_session_plays_a_legend_duel_to_the_end() {
         &FIRST_ACTION[4..],
         SECOND_ACTION,
         &["status"],
-        THIRD_ACTION,
+        // The manoeuvre typed as the prose lists it, in words (THIRD_ACTION's option 6).
+        &THIRD_ACTION[..4],
+        &["choose location"],
+        &THIRD_ACTION[5..],
     ]);
     let transcript = play(&dir, "duel.fight.json", &input);
     assert!(transcript.contains("0 cannot be rolled on a 1D100: enter 1 to 100"));
     assert!(transcript.contains("101 cannot be rolled on a 1D100: enter 1 to 100"));
     assert!(transcript.contains("`abc` is not a number"));
-    assert!(transcript.contains("Ysolde chooses manoeuvre: choose_location"));
+    assert!(transcript.contains("Ysolde chooses manoeuvre: choose location"));
     assert!(transcript.contains("Won by blue after 1 round; standing: Ysolde"));
     let saved = record(&dir.join("duel.fight.json"));
     assert_eq!(saved["finished"], true);
@@ -257,10 +260,10 @@ fn a_saved_fight_replayed_under_a_house_rule_shows_the_first_divergence() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let report = text(&output.stdout);
     let (_, difference) = report.split_once("── original").unwrap();
-    assert!(difference.contains("humanoid_hit_location for Brannoc: 16 → Left Arm"));
+    assert!(difference.contains("humanoid hit location for Brannoc: 16 → Left Arm"));
     assert!(
         difference.contains(
-            "── house rule (house):\n    humanoid_hit_location for Brannoc: 16 → Right Arm"
+            "── house rule (house):\n    humanoid hit location for Brannoc: 16 → Right Arm"
         )
     );
     let root = root().display().to_string();

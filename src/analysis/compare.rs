@@ -6,6 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use crate::names::Words;
+
 use serde::Serialize;
 
 use super::diff::Difference;
@@ -300,7 +302,7 @@ impl Comparison {
             let _ = writeln!(
                 out,
                 "  {:<42} {:>9.4} {:>9.4} {:>+9.4}  {:+.4} … {:+.4}{}",
-                line.name,
+                Words(&line.name).to_string(),
                 line.before,
                 line.after,
                 line.difference,

@@ -15,6 +15,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use crate::names::Words;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -72,6 +74,8 @@ pub struct Odds {
     pub exact: bool,
     /// The share of probability whose branches sampled some dice.
     pub sampled_share: f64,
+    /// The seed of the sampled dice (it changes nothing when every figure is exact).
+    pub seed: u64,
     /// Dice enumerated face by face, by purpose.
     pub enumerated: Vec<String>,
     /// Dice sampled below the branching limit, by purpose.
@@ -111,6 +115,7 @@ pub fn odds(exchange: &Exchange, branches: u64, seed: u64) -> Result<Odds, Fight
         branches: weighted.leaves,
         exact: weighted.sampled_leaves == 0,
         sampled_share,
+        seed,
         enumerated: weighted.enumerated.into_iter().collect(),
         sampled: weighted.sampled.into_iter().collect(),
         hit: weighted
@@ -209,8 +214,9 @@ impl Odds {
         } else {
             let _ = writeln!(
                 out,
-                "enumerated face by face: {}\nsampled (one seeded draw per branch, {}; {:.1}% of the probability): {}",
+                "enumerated face by face: {}\nsampled (one draw per branch, seed {}, {}; {:.1}% of the probability): {}",
                 list(&self.enumerated),
+                self.seed,
                 plural(self.branches, "branch", "branches"),
                 self.sampled_share * 100.0,
                 list(&self.sampled)
@@ -246,7 +252,12 @@ impl Odds {
                 section = Some(line.section);
                 let _ = writeln!(out, "\n{} (expected per exchange)", line.section.title());
             }
-            let _ = writeln!(out, "  {:<52} {:>8.4}", line.name, line.expected);
+            let _ = writeln!(
+                out,
+                "  {:<52} {:>8.4}",
+                Words(&line.name).to_string(),
+                line.expected
+            );
         }
         out
     }
@@ -272,6 +283,7 @@ fn list(items: &[String]) -> String {
     if items.is_empty() {
         "none".to_string()
     } else {
+        let items: Vec<String> = items.iter().map(|item| Words(item).to_string()).collect();
         items.join(", ")
     }
 }

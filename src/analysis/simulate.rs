@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::names::Words;
+
 use serde::{Deserialize, Serialize};
 
 use super::figures::{FightFigures, FigureKey, NOBODY, Section};
@@ -236,7 +238,11 @@ impl Report {
             let _ = writeln!(
                 out,
                 "  {:<42} {:>8} {:>9.4}  {:.4} – {:.4}",
-                line.name, line.total, line.per_fight, line.interval.low, line.interval.high
+                Words(&line.name).to_string(),
+                line.total,
+                line.per_fight,
+                line.interval.low,
+                line.interval.high
             );
         }
     }

@@ -253,9 +253,10 @@ enum Command {
         /// Enumerate dice while a branch weighs at least 1/this; sample below.
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         branches: u64,
-        /// Seed of the sampled dice.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// Seed of the sampled dice (none are sampled when the odds are exact). Without
+        /// it a seed is chosen and printed, as for `fight`.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Print the odds as JSON.
         #[arg(long)]
         json: bool,
@@ -340,7 +341,8 @@ pub fn run() -> ExitCode {
             defender: defender.as_deref(),
             action,
             branches,
-            seed,
+            seed: seed.unwrap_or_else(fresh_seed),
+            seed_chosen: seed.is_none(),
             json,
             plot: plot.as_deref(),
         }),

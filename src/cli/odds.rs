@@ -18,6 +18,8 @@ pub struct OddsArgs<'a> {
     pub action: Option<String>,
     pub branches: u64,
     pub seed: u64,
+    /// The seed was chosen at random: say how to sample the same dice again.
+    pub seed_chosen: bool,
     pub json: bool,
     pub plot: Option<&'a Path>,
 }
@@ -32,6 +34,13 @@ pub fn run(args: OddsArgs<'_>) -> Result<(), Problems> {
     )?;
     let odds =
         odds(&exchange, args.branches, args.seed).map_err(|e| vec![miette::Report::new(e)])?;
+    if args.seed_chosen && !odds.exact {
+        // On the error stream, so that --json stays one JSON document.
+        eprintln!(
+            "seed {} chosen at random for the sampled dice: add --seed {} to sample them again",
+            args.seed, args.seed
+        );
+    }
     if let Some(path) = args.plot {
         plot::damage(&odds, path)?;
     }

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::Event;
+use crate::names::{Words, join_words};
 
 /// One event as a line (or lines) of text, indented under its round and turn.
 pub fn render_text(event: &Event, out: &mut String) {
@@ -53,13 +54,14 @@ pub fn render_text(event: &Event, out: &mut String) {
                 .map(|w| format!(" for {w}"))
                 .unwrap_or_default();
             if faces.len() == 1 && dice.starts_with("1D") && !dice[2..].contains(['+', '-']) {
-                writeln!(out, "    {dice} {purpose}{who} → {total}")
+                writeln!(out, "    {dice} {}{who} → {total}", Words(purpose))
             } else {
                 // What each die showed, where the total is more than one die.
                 let faces: Vec<String> = faces.iter().map(ToString::to_string).collect();
                 writeln!(
                     out,
-                    "    {dice} {purpose}{who} → {total} (dice showed {})",
+                    "    {dice} {}{who} → {total} (dice showed {})",
+                    Words(purpose),
                     faces.join(", ")
                 )
             }
@@ -70,7 +72,12 @@ pub fn render_text(event: &Event, out: &mut String) {
             target,
             roll,
             result,
-        } => writeln!(out, "    {who}: {test} {target}, rolled {roll}: {result}"),
+        } => writeln!(
+            out,
+            "    {who}: {} {target}, rolled {roll}: {}",
+            Words(test),
+            Words(result)
+        ),
         Event::Choice {
             who,
             decision,
@@ -81,11 +88,13 @@ pub fn render_text(event: &Event, out: &mut String) {
             if options.len() > 1 {
                 writeln!(
                     out,
-                    "    {who} chooses {decision}: {chosen} (of {}; {by})",
-                    crate::names::join(options, ", ")
+                    "    {who} chooses {}: {} (of {}; {by})",
+                    Words(decision),
+                    Words(chosen),
+                    join_words(options, ", ")
                 )
             } else {
-                writeln!(out, "    {who} {decision}: {chosen}")
+                writeln!(out, "    {who} {}: {}", Words(decision), Words(chosen))
             }
         }
         Event::TableRow {
@@ -100,7 +109,7 @@ pub fn render_text(event: &Event, out: &mut String) {
                 .map(|w| format!(" for {w}"))
                 .unwrap_or_default();
             let _ = row;
-            writeln!(out, "    {table}{who}: {result} → {label}")
+            writeln!(out, "    {}{who}: {result} → {label}", Words(table))
         }
         Event::Damage {
             who,
@@ -115,22 +124,28 @@ pub fn render_text(event: &Event, out: &mut String) {
             hit_points,
         } => writeln!(
             out,
-            "    {who} takes {amount} to {location}, {hit_points} HP left there"
+            "    {who} takes {amount} to {}, {hit_points} HP left there",
+            Words(location)
         ),
         Event::Wound {
             who,
             location,
             level,
         } => match location {
-            Some(location) => writeln!(out, "    {who}: {level} wound to {location}"),
+            Some(location) => writeln!(
+                out,
+                "    {who}: {} wound to {}",
+                Words(level),
+                Words(location)
+            ),
             // "(wound level)" tells it apart from the line of a condition of that name.
-            None => writeln!(out, "    {who}: {level} (wound level)"),
+            None => writeln!(out, "    {who}: {} (wound level)", Words(level)),
         },
         Event::Armour {
             who,
             location,
             armour,
-        } => writeln!(out, "    {who}'s {location} now has {armour} AP"),
+        } => writeln!(out, "    {who}'s {} now has {armour} AP", Words(location)),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
         // An opposed test: a better level wins, the same level the higher roll.
         Event::Resisted {
@@ -161,7 +176,8 @@ pub fn render_text(event: &Event, out: &mut String) {
             actions_left,
         } => writeln!(
             out,
-            "    {who} spends an action on {reason} ({actions_left} left)"
+            "    {who} spends an action on {} ({actions_left} left)",
+            Words(reason)
         ),
         Event::Waits {
             who,
@@ -179,11 +195,11 @@ pub fn render_text(event: &Event, out: &mut String) {
             condition,
             lasts,
         } => match lasts {
-            Some(lasts) => writeln!(out, "    {who}: {condition} for {lasts}"),
-            None => writeln!(out, "    {who}: {condition}"),
+            Some(lasts) => writeln!(out, "    {who}: {} for {lasts}", Words(condition)),
+            None => writeln!(out, "    {who}: {}", Words(condition)),
         },
         Event::ConditionEnded { who, condition } => {
-            writeln!(out, "    {who}: {condition} ends")
+            writeln!(out, "    {who}: {} ends", Words(condition))
         }
         Event::Note { text } => writeln!(out, "    {text}"),
         Event::OutOfFight { who } => writeln!(out, "    {who} is out of the fight"),

@@ -181,13 +181,18 @@ impl Session {
             purpose: purpose.to_string(),
             reason,
         };
+        // The purpose in words, the combatant it ends with as named.
+        let said = match purpose.rsplit_once(" for ") {
+            Some((what, whom)) => format!("{} for {whom}", names::Words(what)),
+            None => names::Words(purpose).to_string(),
+        };
         let asked = if of.count > 1 {
             format!(
-                "{}D{sides} {purpose}, die {} of {}",
+                "{}D{sides} {said}, die {} of {}",
                 of.count, of.index, of.count
             )
         } else {
-            format!("1D{sides} {purpose}")
+            format!("1D{sides} {said}")
         };
         let matches = |input: &Input| matches!(input, Input::Die { sides: s, purpose: p, .. } if *s == sides && p == purpose);
         match self.replayed(matches, &asked) {
@@ -450,8 +455,13 @@ impl Session {
             .as_ref()
             .and_then(|s| options.iter().position(|o| o == s))
             .unwrap_or(0);
-        let mut listing = format!("{} chooses {}:", decision.who_name, decision.name);
+        let mut listing = format!(
+            "{} chooses {}:",
+            decision.who_name,
+            names::Words(&decision.name)
+        );
         for (index, option) in options.iter().enumerate() {
+            let option = names::Words(option);
             let mark = if suggested.is_some() && index == default {
                 "   ← tactics"
             } else {
@@ -463,9 +473,9 @@ impl Session {
         let prompt = format!(
             "{}'s {} — Enter for {} {}, or a number or name (? for help):",
             decision.who_name,
-            decision.name,
+            names::Words(&decision.name),
             default + 1,
-            options[default]
+            names::Words(&options[default])
         );
         loop {
             let auto = |session: &Self| {
@@ -496,7 +506,8 @@ impl Session {
                 ));
                 continue;
             }
-            match options.iter().find(|o| **o == text) {
+            // As listed (`trip opponent`) or as the id (`trip_opponent`).
+            match options.iter().find(|o| names::typed_as(o, &text)) {
                 Some(option) => return Ok((*option, "GM")),
                 None => self.say(&format!(
                     "  `{text}` is not one of the options: a number from 1 to {}, or a name as listed",

@@ -3,6 +3,7 @@
 //! weapons in hand — read from the engine's state.
 
 use affray::engine::{Combatant, FightHandle, Remaining, WeaponPlace};
+use affray::names::Words;
 
 /// The status as lines of text.
 pub fn view(fight: &FightHandle) -> Vec<String> {
@@ -60,7 +61,12 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
                 } else {
                     String::new()
                 };
-                format!("{name} {}/{}{armour}", l.hit_points, l.max_hit_points)
+                format!(
+                    "{} {}/{}{armour}",
+                    Words(name),
+                    l.hit_points,
+                    l.max_hit_points
+                )
             })
             .collect();
         lines.push(format!("    hit points: {}", locations.join(", ")));
@@ -70,12 +76,12 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
                 .iter()
                 .map(|c| match c.remaining {
                     Some(Remaining::Actions(n)) => {
-                        format!("{} ({} left)", c.name, plural(n, "action"))
+                        format!("{} ({} left)", Words(&c.name), plural(n, "action"))
                     }
                     Some(Remaining::Rounds(n)) => {
-                        format!("{} ({} left)", c.name, plural(n, "round"))
+                        format!("{} ({} left)", Words(&c.name), plural(n, "round"))
                     }
-                    None => c.name.to_string(),
+                    None => Words(&c.name).to_string(),
                 })
                 .collect();
             lines.push(format!("    conditions: {}", conditions.join(", ")));
