@@ -65,6 +65,30 @@ pub fn join(names: &[Name], separator: &str) -> String {
 /// name is stored), hashed by address.
 pub type NameMap<V> = IndexMap<Name, V, foldhash::fast::FixedState>;
 
+/// A few values keyed by names, in insertion order, found by comparing pointers: for the
+/// handful of numbers a combatant keeps (`fight.set_value`), read hundreds of times a
+/// fight, a scan of a few pointers costs less than hashing one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NameList<V>(Vec<(Name, V)>);
+
+impl<V> NameList<V> {
+    pub fn get(&self, name: &Name) -> Option<&V> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Set `name` to `value`: in its place when it has one, else at the end.
+    pub fn insert(&mut self, name: Name, value: V) {
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, old)) => *old = value,
+            None => self.0.push((name, value)),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &V)> {
+        self.0.iter().map(|(n, v)| (n, v))
+    }
+}
+
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
         std::ptr::eq(self.0, other.0)
@@ -264,6 +288,18 @@ mod tests {
         assert_eq!(suggest("prnoe", &conditions), Some("prone"));
         assert_eq!(edit_distance("prnoe", "prone"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn a_name_list_keeps_one_value_a_name_in_the_order_first_set() {
+        let mut values = NameList::default();
+        values.insert(Name::new("aim"), 1);
+        values.insert(Name::new("fatigue"), 2);
+        values.insert(Name::new("aim"), 3);
+        assert_eq!(values.get(&Name::new("aim")), Some(&3));
+        assert_eq!(values.get(&Name::new("parry")), None);
+        let order: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        assert_eq!(order, [("aim", 3), ("fatigue", 2)]);
     }
 
     #[test]

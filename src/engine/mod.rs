@@ -204,18 +204,18 @@ impl FightHandle {
         if locations.is_empty() {
             locations.push("total".into());
         }
-        let weapon_hp = |id: Name| {
+        let weapon = |id: Name| {
             let equipment = &ruleset.equipment;
             equipment
                 .weapons
                 .get(&id)
                 .or_else(|| equipment.shields.get(&id))
-                .map_or(0, |w| i64::from(w.hp))
+                .map_or((0, 0), |w| (i64::from(w.hp), w.trait_bits))
         };
         let combatants: Vec<Combatant> = scenario
             .combatants
             .iter()
-            .map(|spec| Combatant::new(spec.clone(), &locations, weapon_hp))
+            .map(|spec| Combatant::new(spec.clone(), &locations, weapon))
             .collect();
         let start = i64::from(scenario.distance.unwrap_or(0));
         let engaged = |a: &Combatant, b: &Combatant| {

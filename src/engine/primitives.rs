@@ -307,6 +307,7 @@ impl FightHandle {
             .ok_or_else(|| format!("{} holds no `{id}`", combatant.spec.name))?;
         weapon.place = WeaponPlace::Dropped;
         weapon.lodged_in = Some(victim);
+        combatant.refresh_in_hand();
         Ok(())
     }
 
@@ -321,6 +322,7 @@ impl FightHandle {
             .find(|w| w.id == id && w.place != WeaponPlace::Lost)
             .ok_or_else(|| format!("{} has no `{id}` to lose", combatant.spec.name))?;
         weapon.place = WeaponPlace::Lost;
+        combatant.refresh_in_hand();
         Ok(())
     }
 
@@ -365,6 +367,7 @@ impl FightHandle {
                 })?;
             weapon.place = to;
             weapon.lodged_in = None;
+            combatant.refresh_in_hand();
             combatant.spec.name
         };
         self.note(format!("{name} {verb} the {}", self.weapon(id)?.name));

@@ -112,8 +112,9 @@ pub enum Read {
     Value(Who, Name),
     Condition(Who, Name),
     Option(Who, Name),
-    /// Whether a weapon in hand has the trait.
-    Holds(Who, Name),
+    /// Whether a weapon in hand has the trait; its bit among `weapon_traits` (0 past the
+    /// 64th, read by name).
+    Holds(Who, Name, u64),
     ActionsLeft(Who),
     /// Hit points left, over every location (or the pool).
     HitPoints(Who),
@@ -412,7 +413,13 @@ impl<'v> FightScope<'v> {
             }
             ["option", _] => unknown(2, vocabulary.combatant_options.clone()),
             ["holds", name] if declared(&vocabulary.weapon_traits, name) => {
-                self.slot(Read::Holds(who, name.into()), Type::Bool)
+                let bit = vocabulary
+                    .weapon_traits
+                    .iter()
+                    .position(|t| t == name)
+                    .filter(|&at| at < 64)
+                    .map_or(0, |at| 1 << at);
+                self.slot(Read::Holds(who, name.into(), bit), Type::Bool)
             }
             ["holds", _] => unknown(2, vocabulary.weapon_traits.clone()),
             ["modifier", name] if declared(&vocabulary.modifiers, name) => {
@@ -803,18 +810,73 @@ pub struct World<'a> {
     pub offered: &'a [Name],
 }
 
+/// What a priority list's expressions read of the option weighed (`other`, `item`,
+/// `location`): only that is looked up when an option is considered. A list that reads
+/// none of them (most: they name options) weighs an option without a look-up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Considers {
+    pub other: bool,
+    pub item: bool,
+    pub location: bool,
+}
+
+impl Considers {
+    pub fn of(reads: &[Read]) -> Considers {
+        let mut considers = Considers::default();
+        for read in reads {
+            match read {
+                Read::Characteristic(who, _)
+                | Read::Skill(who, _)
+                | Read::Statistic(who, _)
+                | Read::StatisticDice(who, _)
+                | Read::ScenarioModifier(who, _)
+                | Read::Value(who, _)
+                | Read::Condition(who, _)
+                | Read::Option(who, _)
+                | Read::Holds(who, ..)
+                | Read::Given(who, _)
+                | Read::SkillOf(who, _)
+                | Read::ActionsLeft(who)
+                | Read::HitPoints(who)
+                | Read::HitPointsLost(who)
+                | Read::Opponents(who)
+                | Read::Out(who)
+                | Read::Armour(who)
+                | Read::InHand(who)
+                | Read::Allies(who)
+                | Read::Engaged(who) => considers.other |= *who != Who::Me,
+                Read::Distance => considers.other = true,
+                Read::ItemTrait(_)
+                | Read::ItemSize
+                | Read::ItemReach
+                | Read::ItemHands
+                | Read::ItemDamage => considers.item = true,
+                Read::LocationArmour
+                | Read::LocationHitPoints
+                | Read::LocationMaxHitPoints
+                | Read::Location => considers.location = true,
+                _ => {}
+            }
+        }
+        considers
+    }
+}
+
 /// A decision as its rules read it: the fight's state, the decider, the combatant the
 /// option under consideration names (if any), and the options offered.
 pub struct DecisionView<'a> {
     pub world: World<'a>,
     pub reads: &'a [Read],
     pub bound: Bound<'a>,
+    considers: Considers,
     /// Bindings to restore when a collection's body is done.
     saved: SavedBindings<'a>,
 }
 
 impl<'a> DecisionView<'a> {
-    pub fn new(world: World<'a>, reads: &'a [Read], me: usize) -> Self {
+    /// `considers`: what the expressions read of an option weighed ([`Considers::of`]
+    /// their `reads`).
+    pub fn new(world: World<'a>, reads: &'a [Read], considers: Considers, me: usize) -> Self {
         DecisionView {
             world,
             reads,
@@ -822,20 +884,27 @@ impl<'a> DecisionView<'a> {
                 me,
                 ..Bound::default()
             },
+            considers,
             saved: SavedBindings::default(),
         }
     }
 
     /// Bind what `option` names: a combatant as `other`, a weapon as `item`, one of
-    /// `self`'s locations as `location`.
+    /// `self`'s locations as `location` (each only where the expressions read it).
     pub fn consider(&mut self, option: Name) {
         let core = self.world.core;
-        self.bound.other = core.combatants.iter().position(|c| c.spec.name == option);
-        self.bound.item = weapon(self.world.equipment, option);
-        self.bound.location = core.combatants[self.bound.me]
-            .locations
-            .contains_key(&option)
-            .then_some(option);
+        if self.considers.other {
+            self.bound.other = core.combatants.iter().position(|c| c.spec.name == option);
+        }
+        if self.considers.item {
+            self.bound.item = weapon(self.world.equipment, option);
+        }
+        if self.considers.location {
+            self.bound.location = core.combatants[self.bound.me]
+                .locations
+                .contains_key(&option)
+                .then_some(option);
+        }
     }
 }
 
@@ -975,7 +1044,10 @@ impl<'a> World<'a> {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
             }
             Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
-            Read::Holds(who, name) => combatant(*who).is_some_and(|c| {
+            Read::Holds(who, _, bit) if *bit != 0 => {
+                combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
+            }
+            Read::Holds(who, name, _) => combatant(*who).is_some_and(|c| {
                 c.weapons
                     .iter()
                     .filter(|held| held.place == WeaponPlace::InHand)

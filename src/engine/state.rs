@@ -1,6 +1,6 @@
 //! The state of a fight: combatants as they change, round by round.
 
-use crate::names::{Name, NameMap};
+use crate::names::{Name, NameList, NameMap};
 use crate::scenario::{CombatantSpec, Skill, Statistic};
 
 /// A combatant in the fight: the scenario's figures, and what has happened to them.
@@ -10,6 +10,9 @@ pub struct Combatant {
     /// Hit points per location (one location `total` where the ruleset has none).
     pub locations: NameMap<Location>,
     pub weapons: Vec<WeaponState>,
+    /// The traits of the weapons in hand, as bits ([`crate::ruleset::Weapon::trait_bits`]):
+    /// kept by [`Combatant::refresh_in_hand`] whenever a weapon changes place.
+    pub in_hand_traits: u64,
     pub conditions: Vec<ActiveCondition>,
     pub initiative: i64,
     /// The initiative last rolled, kept for the rounds that do not roll it again.
@@ -20,7 +23,7 @@ pub struct Combatant {
     pub actions_to_lose: i64,
     pub out: bool,
     /// Numbers a ruleset keeps on a combatant between hooks (`fight.set_value`).
-    pub values: NameMap<i64>,
+    pub values: NameList<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +41,8 @@ pub struct WeaponState {
     /// Dropped where it struck: left in this combatant's wound (a blow that leaves it there), until
     /// it is readied again.
     pub lodged_in: Option<usize>,
+    /// The weapon's traits as bits ([`crate::ruleset::Weapon::trait_bits`]).
+    pub trait_bits: u64,
 }
 
 /// Where a weapon of the scenario is: every one starts in hand; a ruleset's scripts stow
@@ -67,7 +72,12 @@ pub enum Remaining {
 }
 
 impl Combatant {
-    pub fn new(spec: CombatantSpec, locations: &[String], weapon_hp: impl Fn(Name) -> i64) -> Self {
+    /// `weapon` gives a weapon's hit points and trait bits.
+    pub fn new(
+        spec: CombatantSpec,
+        locations: &[String],
+        weapon: impl Fn(Name) -> (i64, u64),
+    ) -> Self {
         // A `total` pool given beside a hit location table is one more location.
         let pool = (!locations.iter().any(|l| l == "total")
             && spec.hit_points.contains_key("total"))
@@ -88,25 +98,41 @@ impl Combatant {
         let weapons = spec
             .weapons
             .iter()
-            .map(|&id| WeaponState {
-                id,
-                hit_points: weapon_hp(id),
-                place: WeaponPlace::InHand,
-                lodged_in: None,
+            .map(|&id| {
+                let (hit_points, trait_bits) = weapon(id);
+                WeaponState {
+                    id,
+                    hit_points,
+                    place: WeaponPlace::InHand,
+                    lodged_in: None,
+                    trait_bits,
+                }
             })
             .collect();
-        Combatant {
+        let mut combatant = Combatant {
             spec,
             locations,
             weapons,
+            in_hand_traits: 0,
             conditions: Vec::new(),
             initiative: 0,
             rolled_initiative: None,
             actions_left: 0,
             actions_to_lose: 0,
             out: false,
-            values: NameMap::default(),
-        }
+            values: NameList::default(),
+        };
+        combatant.refresh_in_hand();
+        combatant
+    }
+
+    /// Work out [`Combatant::in_hand_traits`] again, after a weapon changed place.
+    pub fn refresh_in_hand(&mut self) {
+        self.in_hand_traits = self
+            .weapons
+            .iter()
+            .filter(|w| w.place == WeaponPlace::InHand)
+            .fold(0, |bits, w| bits | w.trait_bits);
     }
 
     pub fn name(&self) -> Name {

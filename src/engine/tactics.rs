@@ -10,7 +10,7 @@ use crate::names::{Name, NameMap};
 
 use super::Core;
 use super::chooser::Decision;
-use super::reads::{DecisionView, Read, Vocabulary, World};
+use super::reads::{Considers, DecisionView, Read, Vocabulary, World};
 use crate::ruleset::Equipment;
 
 /// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
@@ -29,6 +29,8 @@ pub struct Tactics {
 #[derive(Clone, Debug, Default)]
 pub struct PriorityList {
     pub reads: Vec<Read>,
+    /// What the rules read of an option weighed.
+    pub considers: Considers,
     pub rules: Vec<Rule>,
     /// The rules as written, for `dump` and `diff`.
     pub written: Vec<WrittenRule>,
@@ -94,7 +96,7 @@ impl Tactics {
             fight_modifiers,
             offered: &decision.options,
         };
-        let mut view = DecisionView::new(world, &list.reads, decision.who);
+        let mut view = DecisionView::new(world, &list.reads, list.considers, decision.who);
         let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>| {
             guard.as_ref().is_none_or(|guard| guard.eval(view))
         };

@@ -114,6 +114,10 @@ pub struct Weapon {
     pub hands: Option<u8>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub traits: Vec<Name>,
+    /// The traits as bits, bit `i` for the `i`-th of ruleset.toml's `weapon_traits` (the
+    /// first 64), so that a fight asks "holds a shield?" with one test of bits.
+    #[serde(skip)]
+    pub trait_bits: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]

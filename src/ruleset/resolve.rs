@@ -591,6 +591,11 @@ fn resolve_equipment(
                 .iter()
                 .map(|t| Name::new(t.get_ref()))
                 .collect(),
+            trait_bits: entry
+                .traits
+                .iter()
+                .filter_map(|t| trait_bit(&settings.weapon_traits, t.get_ref()))
+                .fold(0, |bits, bit| bits | bit),
             range: entry.range,
             load: entry.load,
             skill: entry.skill.clone(),
@@ -630,6 +635,15 @@ fn resolve_equipment(
         shields,
         armour,
     }
+}
+
+/// The bit of `name` among the declared `traits` (the first 64 have one).
+fn trait_bit(traits: &[TomlSpanned<String>], name: &str) -> Option<u64> {
+    traits
+        .iter()
+        .position(|t| t.get_ref() == name)
+        .filter(|&at| at < 64)
+        .map(|at| 1 << at)
 }
 
 fn check_known(

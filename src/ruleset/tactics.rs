@@ -19,7 +19,7 @@ use toml::Spanned as TomlSpanned;
 
 use super::Problems;
 use super::problem::RulesetProblem;
-use crate::engine::reads::{FightScope, Place, Vocabulary};
+use crate::engine::reads::{Considers, FightScope, Place, Vocabulary};
 use crate::engine::tactics::{Pick, PriorityList, Rule, WrittenRule};
 use crate::expr::{compile_bool, compile_number};
 use crate::names::{Name, NameMap};
@@ -131,6 +131,7 @@ pub(super) fn compile_lists(
         lists.insert(
             Name::new(decision),
             PriorityList {
+                considers: Considers::of(&scope.reads),
                 reads: scope.reads,
                 rules,
                 written,
