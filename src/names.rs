@@ -195,7 +195,7 @@ impl<'de> Deserialize<'de> for Name {
     }
 }
 
-/// A name as the log's prose reads it: `cannot_attack` as "cannot attack". Ids keep
+/// A name as the log's prose reads it: `held_back` as "held back". Ids keep
 /// their underscores wherever a GM types them back (`--action`, a choice at the table,
 /// `--dial`), and GM mode takes either form; only the prose shows words.
 #[derive(Clone, Copy)]
@@ -219,7 +219,7 @@ pub fn join_words(names: &[Name], separator: &str) -> String {
     texts.join(separator)
 }
 
-/// Whether `typed` is `name`, as its id (`trip_opponent`) or its words (`trip opponent`).
+/// Whether `typed` is `name`, as its id (`keep_watch`) or its words (`keep watch`).
 pub fn typed_as(name: &str, typed: &str) -> bool {
     name == typed || (name.len() == typed.len() && name.replace('_', " ") == typed)
 }
@@ -293,24 +293,24 @@ mod tests {
     #[test]
     fn a_name_list_keeps_one_value_a_name_in_the_order_first_set() {
         let mut values = NameList::default();
-        values.insert(Name::new("aim"), 1);
-        values.insert(Name::new("fatigue"), 2);
-        values.insert(Name::new("aim"), 3);
-        assert_eq!(values.get(&Name::new("aim")), Some(&3));
-        assert_eq!(values.get(&Name::new("parry")), None);
+        values.insert(Name::new("steps"), 1);
+        values.insert(Name::new("marks"), 2);
+        values.insert(Name::new("steps"), 3);
+        assert_eq!(values.get(&Name::new("steps")), Some(&3));
+        assert_eq!(values.get(&Name::new("tries")), None);
         let order: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        assert_eq!(order, [("aim", 3), ("fatigue", 2)]);
+        assert_eq!(order, [("steps", 3), ("marks", 2)]);
     }
 
     #[test]
     fn prose_reads_an_id_as_words_and_a_gm_may_type_either() {
-        assert_eq!(Words("cannot_attack").to_string(), "cannot attack");
-        assert_eq!(Words("prone").to_string(), "prone");
-        let names = [Name::new("trip_opponent"), Name::new("bleed")];
-        assert_eq!(join_words(&names, ", "), "trip opponent, bleed");
-        assert!(typed_as("trip_opponent", "trip_opponent"));
-        assert!(typed_as("trip_opponent", "trip opponent"));
-        assert!(!typed_as("trip_opponent", "trip"));
-        assert!(!typed_as("bleed", "trip opponent"));
+        assert_eq!(Words("held_back").to_string(), "held back");
+        assert_eq!(Words("ready").to_string(), "ready");
+        let names = [Name::new("keep_watch"), Name::new("wait")];
+        assert_eq!(join_words(&names, ", "), "keep watch, wait");
+        assert!(typed_as("keep_watch", "keep_watch"));
+        assert!(typed_as("keep_watch", "keep watch"));
+        assert!(!typed_as("keep_watch", "keep"));
+        assert!(!typed_as("wait", "keep watch"));
     }
 }

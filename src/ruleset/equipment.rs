@@ -115,7 +115,8 @@ pub struct Weapon {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub traits: Vec<Name>,
     /// The traits as bits, bit `i` for the `i`-th of ruleset.toml's `weapon_traits` (the
-    /// first 64), so that a fight asks "holds a shield?" with one test of bits.
+    /// first 64), so that a fight asks "holds a weapon with this trait?" with one test of
+    /// bits.
     #[serde(skip)]
     pub trait_bits: u64,
     #[serde(skip_serializing_if = "Option::is_none")]

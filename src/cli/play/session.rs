@@ -506,7 +506,7 @@ impl Session {
                 ));
                 continue;
             }
-            // As listed (`trip opponent`) or as the id (`trip_opponent`).
+            // As listed (`keep watch`) or as the id (`keep_watch`).
             match options.iter().find(|o| names::typed_as(o, &text)) {
                 Some(option) => return Ok((*option, "GM")),
                 None => self.say(&format!(
