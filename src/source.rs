@@ -19,10 +19,17 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A byte-order mark some editors put at the start of a UTF-8 file is not part of
+    /// the text: it is dropped, and every position counts from after it.
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => Arc::from(rest),
+            None => text,
+        };
         SourceFile {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 

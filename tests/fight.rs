@@ -462,3 +462,51 @@ fn a_side_decides_by_the_tactics_style_its_scenario_gives_it() {
         "target choices by side: {by_side:?}"
     );
 }
+
+/// A byte-order mark at the start of a file (some editors on Windows write one) is not
+/// part of the text: a ruleset whose files start with one checks clean and fights the
+/// same fight, and a given-dice file may start with one.
+#[test]
+fn files_that_start_with_a_byte_order_mark_are_read_as_without_it() {
+    let dir = scratch("byte-order-mark");
+    let copy = dir.join("legend");
+    copy_dir(&root().join("rulesets/legend"), &copy);
+    for file in [
+        "ruleset.toml",
+        "combat.toml",
+        "tables/fumbles.tables",
+        "scripts/combat.rhai",
+        "scenarios/sword_and_shield_duel.toml",
+    ] {
+        let path = copy.join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, format!("\u{feff}{text}")).unwrap();
+    }
+    let check = affray(&dir, &["check", "legend"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    let duel = "legend/scenarios/sword_and_shield_duel.toml";
+    let with_mark = affray(&dir, &["fight", duel, "--seed", "4"]);
+    let original = affray(
+        root(),
+        &[
+            "fight",
+            "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+            "--seed",
+            "4",
+        ],
+    );
+    assert_eq!(text(&with_mark.stdout), text(&original.stdout));
+    fs::write(dir.join("dice.txt"), "\u{feff}9 8\n").unwrap();
+    let given = affray(&dir, &["fight", duel, "--dice", "dice.txt"]);
+    let stderr = text(&given.stderr);
+    assert!(
+        stderr.contains("ran out at roll 3"),
+        "the two dice are read: {stderr}"
+    );
+    assert!(
+        text(&given.stdout).contains("initiative Brannoc: "),
+        "{}",
+        text(&given.stdout)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
