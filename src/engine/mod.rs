@@ -126,6 +126,20 @@ pub struct Core {
     rolls_wanted: bool,
 }
 
+impl Core {
+    /// Roll `expr` with the state held, where nobody reads the die: seeded dice (which
+    /// neither read a purpose nor ask anyone) in a run that keeps no rolls. `None`
+    /// otherwise: the caller rolls through [`FightHandle::roll_expr`], which lets go of
+    /// the state around a die that may be asked of a person.
+    pub(crate) fn roll_unseen(
+        &mut self,
+        expr: &crate::dice::DiceExpr,
+    ) -> Option<Result<i64, crate::dice::RollError>> {
+        (!self.rolls_wanted && !self.dice.reads_purposes())
+            .then(|| expr.roll_total(&mut self.dice, ""))
+    }
+}
+
 /// A combatant holding its turn until `until` acts: then it acts right after, or, when
 /// `interrupt`, tries to act right before (the `interrupt` hook decides).
 #[derive(Clone, Copy, Debug)]
@@ -684,16 +698,8 @@ impl FightHandle {
                 if !whom(index) {
                     continue;
                 }
-                for condition in &mut combatant.conditions {
-                    condition.remaining = condition.remaining.map(&step);
-                }
-                combatant.conditions.retain(|condition| {
-                    let over = matches!(condition.remaining, Some(Remaining::Actions(n) | Remaining::Rounds(n)) if n <= 0);
-                    if over {
-                        ended.push((combatant.spec.name, condition.name));
-                    }
-                    !over
-                });
+                let who = combatant.spec.name;
+                combatant.tick_conditions(&step, |condition| ended.push((who, condition)));
             }
         }
         for (who, condition) in ended {

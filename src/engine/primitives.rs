@@ -617,16 +617,12 @@ impl FightHandle {
         length: i64,
         unit: DurationUnit,
     ) -> Primitive<()> {
-        if !self
-            .ruleset()
-            .settings
-            .conditions
-            .contains_key(condition.as_str())
-        {
+        let vocabulary = &self.ruleset().tactics.vocabulary;
+        let Some(bit) = vocabulary.condition_bit_of(condition) else {
             return Err(format!(
                 "`{condition}` is not a condition of ruleset.toml ([conditions])"
             ));
-        }
+        };
         let remaining = match (length, unit) {
             (n, _) if n <= 0 => None,
             (n, DurationUnit::Actions) => Some(Remaining::Actions(n)),
@@ -635,10 +631,10 @@ impl FightHandle {
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
-            combatant.conditions.retain(|c| c.name != condition);
-            combatant.conditions.push(ActiveCondition {
+            combatant.set_condition(ActiveCondition {
                 name: condition,
                 remaining,
+                bit,
             });
             combatant.spec.name
         };
@@ -658,9 +654,9 @@ impl FightHandle {
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
-            let before = combatant.conditions.len();
-            combatant.conditions.retain(|c| c.name != condition);
-            (combatant.conditions.len() < before).then_some(combatant.spec.name)
+            combatant
+                .clear_condition(condition)
+                .then_some(combatant.spec.name)
         };
         if let Some(who) = name {
             self.emit(Event::ConditionEnded { who, condition });
@@ -702,7 +698,11 @@ impl FightHandle {
             return Ok(constant);
         }
         let (rolls_wanted, named) = {
-            let core = self.core();
+            let mut core = self.core();
+            if let Some(rolled) = core.roll_unseen(expr) {
+                drop(core);
+                return rolled.map_err(|error| self.stop(FightError::Dice(error)));
+            }
             (core.rolls_wanted, core.dice.reads_purposes())
         };
         // A seeded die reads no purpose and a run that keeps no rolls builds no event:

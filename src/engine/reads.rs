@@ -21,6 +21,8 @@ use crate::ruleset::{Equipment, Weapon};
 pub struct Vocabulary {
     pub characteristics: Vec<String>,
     pub conditions: Vec<String>,
+    /// The same, interned: a fight finds a condition's bit by comparing pointers.
+    pub condition_names: Vec<Name>,
     /// Statistics whose values are numbers.
     pub statistics: Vec<String>,
     pub combatant_options: Vec<String>,
@@ -40,6 +42,25 @@ pub struct Vocabulary {
     pub modifiers: Vec<String>,
     /// The rows of the hit location table, in its order (`location == "head"`).
     pub locations: Vec<String>,
+}
+
+impl Vocabulary {
+    /// The bit of a declared condition in [`crate::engine::Combatant::condition_bits`]:
+    /// the first 64 conditions have one, the rest (0) are found by name.
+    pub fn condition_bit(&self, name: &str) -> u64 {
+        self.conditions
+            .iter()
+            .position(|c| c == name)
+            .filter(|&at| at < 64)
+            .map_or(0, |at| 1 << at)
+    }
+
+    /// [`Vocabulary::condition_bit`] of a name met in a fight; `None` for a name that is
+    /// not a declared condition.
+    pub fn condition_bit_of(&self, name: Name) -> Option<u64> {
+        let at = self.condition_names.iter().position(|c| *c == name)?;
+        Some(if at < 64 { 1 << at } else { 0 })
+    }
 }
 
 /// The domains expressions may compare with quoted names.
@@ -110,7 +131,9 @@ pub enum Read {
     /// whole fight.
     ScenarioModifier(Who, Name),
     Value(Who, Name),
-    Condition(Who, Name),
+    /// Whether the combatant has the condition; its bit ([`Vocabulary::condition_bit`],
+    /// 0: read by name).
+    Condition(Who, Name, u64),
     Option(Who, Name),
     /// Whether a weapon in hand has the trait; its bit among `weapon_traits` (0 past the
     /// 64th, read by name).
@@ -383,7 +406,8 @@ impl<'v> FightScope<'v> {
                 self.slot(Read::Characteristic(who, name.into()), Type::Number)
             }
             [name] if declared(&vocabulary.conditions, name) => {
-                self.slot(Read::Condition(who, name.into()), Type::Bool)
+                let bit = vocabulary.condition_bit(name);
+                self.slot(Read::Condition(who, name.into(), bit), Type::Bool)
             }
             ["actions_left"] => self.slot(Read::ActionsLeft(who), Type::Number),
             ["hit_points"] => self.slot(Read::HitPoints(who), Type::Number),
@@ -831,7 +855,7 @@ impl Considers {
                 | Read::StatisticDice(who, _)
                 | Read::ScenarioModifier(who, _)
                 | Read::Value(who, _)
-                | Read::Condition(who, _)
+                | Read::Condition(who, ..)
                 | Read::Option(who, _)
                 | Read::Holds(who, ..)
                 | Read::Given(who, _)
@@ -1039,7 +1063,12 @@ impl<'a> World<'a> {
         let core = self.core;
         let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
         match read {
-            Read::Condition(who, name) => combatant(*who).is_some_and(|c| c.has_condition(*name)),
+            Read::Condition(who, _, bit) if *bit != 0 => {
+                combatant(*who).is_some_and(|c| c.condition_bits & bit != 0)
+            }
+            Read::Condition(who, name, _) => {
+                combatant(*who).is_some_and(|c| c.has_condition(*name))
+            }
             Read::Option(who, name) => {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
             }

@@ -13,7 +13,12 @@ pub struct Combatant {
     /// The traits of the weapons in hand, as bits ([`crate::ruleset::Weapon::trait_bits`]):
     /// kept by [`Combatant::refresh_in_hand`] whenever a weapon changes place.
     pub in_hand_traits: u64,
-    pub conditions: Vec<ActiveCondition>,
+    /// The conditions in effect, in the order they were set; changed only through
+    /// [`Combatant::set_condition`], [`Combatant::clear_condition`] and
+    /// [`Combatant::tick_conditions`], which keep [`Combatant::condition_bits`].
+    conditions: Vec<ActiveCondition>,
+    /// The bits of the conditions in effect ([`ActiveCondition::bit`]), read by guards.
+    pub condition_bits: u64,
     pub initiative: i64,
     /// The initiative last rolled, kept for the rounds that do not roll it again.
     pub rolled_initiative: Option<i64>,
@@ -61,6 +66,9 @@ pub struct ActiveCondition {
     pub name: Name,
     /// What is left of its duration; `None` lasts until cleared.
     pub remaining: Option<Remaining>,
+    /// Its bit among the ruleset's conditions (`Vocabulary::condition_bit`; 0 past the
+    /// 64th, which is found by name).
+    pub bit: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +123,7 @@ impl Combatant {
             weapons,
             in_hand_traits: 0,
             conditions: Vec::new(),
+            condition_bits: 0,
             initiative: 0,
             rolled_initiative: None,
             actions_left: 0,
@@ -141,6 +150,53 @@ impl Combatant {
 
     pub fn has_condition(&self, name: Name) -> bool {
         self.conditions.iter().any(|c| c.name == name)
+    }
+
+    /// The conditions in effect, in the order they were set.
+    pub fn conditions(&self) -> &[ActiveCondition] {
+        &self.conditions
+    }
+
+    /// Set a condition, replacing its duration if it is already in effect.
+    pub fn set_condition(&mut self, condition: ActiveCondition) {
+        self.conditions.retain(|c| c.name != condition.name);
+        self.conditions.push(condition);
+        self.refresh_condition_bits();
+    }
+
+    /// End a condition; whether it was in effect.
+    pub fn clear_condition(&mut self, name: Name) -> bool {
+        let before = self.conditions.len();
+        self.conditions.retain(|c| c.name != name);
+        self.refresh_condition_bits();
+        self.conditions.len() < before
+    }
+
+    /// Count every timed condition down by `step`; those that run out end, and are
+    /// handed to `ended` in the order they were set.
+    pub fn tick_conditions(
+        &mut self,
+        step: impl Fn(Remaining) -> Remaining,
+        mut ended: impl FnMut(Name),
+    ) {
+        for condition in &mut self.conditions {
+            condition.remaining = condition.remaining.map(&step);
+        }
+        self.conditions.retain(|condition| {
+            let over = matches!(
+                condition.remaining,
+                Some(Remaining::Actions(n) | Remaining::Rounds(n)) if n <= 0
+            );
+            if over {
+                ended(condition.name);
+            }
+            !over
+        });
+        self.refresh_condition_bits();
+    }
+
+    fn refresh_condition_bits(&mut self) {
+        self.condition_bits = self.conditions.iter().fold(0, |bits, c| bits | c.bit);
     }
 
     /// A skill as a number (a dice-code skill counts its dice's mean).

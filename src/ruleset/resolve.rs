@@ -470,6 +470,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
     Vocabulary {
         characteristics: names(&settings.characteristics),
         conditions: settings.conditions.keys().cloned().collect(),
+        condition_names: settings.conditions.keys().map(|c| Name::new(c)).collect(),
         statistics: settings
             .statistics
             .iter()

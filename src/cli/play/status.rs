@@ -70,9 +70,9 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
             })
             .collect();
         lines.push(format!("    hit points: {}", locations.join(", ")));
-        if !combatant.conditions.is_empty() {
+        if !combatant.conditions().is_empty() {
             let conditions: Vec<String> = combatant
-                .conditions
+                .conditions()
                 .iter()
                 .map(|c| match c.remaining {
                     Some(Remaining::Actions(n)) => {

@@ -119,6 +119,16 @@ impl<'f> FightEnv<'f> {
     }
 
     fn roll_dice(&mut self, dice: &DiceExpr) -> i64 {
+        // A die nobody reads is rolled with the state held.
+        if let Some(rolled) = self.held.as_mut().and_then(|core| core.roll_unseen(dice)) {
+            return rolled.unwrap_or_else(|error| {
+                // Recorded for the stage to find, as below; `stop` takes the state.
+                drop(self.held.take());
+                self.fight.stop(super::super::FightError::Dice(error));
+                self.held = Some(self.fight.core());
+                0
+            });
+        }
         // The state is let go while the die is rolled (it may be asked of a person).
         let held = self.held.take().is_some();
         // A die that cannot be rolled (given dice run out) stops the fight: the stage
