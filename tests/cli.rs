@@ -252,3 +252,68 @@ fn an_unseeded_run_chooses_a_seed_and_says_how_to_repeat_it() {
     };
     assert_eq!(body(&again), body(&report));
 }
+
+/// `affray ARGS` with its standard output sent to `stdout` (a file, a pipe's end).
+fn affray_into(args: &[&str], stdout: std::process::Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(stdout)
+        .output()
+        .expect("the affray binary runs")
+}
+
+/// A full disk (Linux's `/dev/full` refuses every write): each command that prints says
+/// it could not write, and exits 1, rather than panic (101) or exit 0 having written
+/// nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error_not_a_panic() {
+    let duel = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
+    let commands: [&[&str]; 5] = [
+        &["check", "rulesets/legend"],
+        &["dump", "rulesets/legend"],
+        &["fight", duel, "--seed", "1"],
+        &["simulate", duel, "--fights", "20", "--seed", "1"],
+        &[
+            "roll",
+            "rulesets/legend",
+            "close_combat_fumble",
+            "--seed",
+            "1",
+        ],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let output = affray_into(args, full.into());
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// A reader that stops reading (`affray dump ... | head`): the command ends quietly,
+/// as a program stopped by SIGPIPE (141), never with a panic (101).
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_affray"))
+        .args(["dump", "rulesets/legend"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the affray binary runs");
+    // Closed before anything is read: the dump (about 100 kB) cannot all go into the pipe.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("affray ends");
+    assert_eq!(output.status.code(), Some(141), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stderr), "");
+}

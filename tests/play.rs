@@ -523,3 +523,64 @@ fn the_status_says_where_an_impaling_weapon_is() {
         "{transcript}"
     );
 }
+
+/// A state file saved after the first action, then edited by `tamper`: the resume is
+/// refused with a message (exit 1, no panic) and the file kept as it was.
+fn resume_tampered(case: &str, tamper: impl Fn(&mut serde_json::Value)) -> String {
+    let dir = scratch(case);
+    let duel = duel();
+    let output = affray_with_input(
+        &dir,
+        &["fight", &duel, "-i", "--state", "t.json"],
+        &answers(&[FIRST_ACTION, &["quit"]]),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut state = record(&dir.join("t.json"));
+    tamper(&mut state);
+    let edited = serde_json::to_string_pretty(&state).unwrap();
+    fs::write(dir.join("t.json"), &edited).unwrap();
+    let output = affray_with_input(&dir, &["fight", "--resume", "t.json"], "");
+    let message = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert_eq!(fs::read_to_string(dir.join("t.json")).unwrap(), edited);
+    let _ = fs::remove_dir_all(&dir);
+    message
+}
+
+#[test]
+fn a_state_file_whose_turns_end_past_its_inputs_is_refused() {
+    let message = resume_tampered("play-resolved", |state| {
+        state["resolved"] = serde_json::json!([1000]);
+    });
+    assert!(
+        message.contains("is not a consistent affray state file")
+            && message.contains("a turn ended after input 1000"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_recorded_choice_that_is_not_among_its_options_is_refused() {
+    let message = resume_tampered("play-choice", |state| {
+        let inputs = state["inputs"].as_array_mut().unwrap();
+        let choice = inputs.iter_mut().find(|i| i["input"] == "choice").unwrap();
+        choice["chosen"] = "fly_away".into();
+    });
+    assert!(
+        message.contains("fly_away") && message.contains("but the fight now asks for"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_recorded_die_that_its_die_cannot_show_is_refused() {
+    let message = resume_tampered("play-die", |state| {
+        state["inputs"][0]["value"] = 11.into();
+    });
+    assert!(
+        message.contains("1D10 initiative for Brannoc → 11")
+            && message.contains("but the fight now asks for"),
+        "{message}"
+    );
+}

@@ -12,6 +12,9 @@ pub fn run(dir: &Path) -> Result<(), Problems> {
         return Err(problems);
     }
     let plural = if scenarios == 1 { "" } else { "s" };
-    println!("{}, {scenarios} scenario{plural}", ruleset.summary());
+    super::output::print(format!(
+        "{}, {scenarios} scenario{plural}\n",
+        ruleset.summary()
+    ))?;
     Ok(())
 }

@@ -57,13 +57,15 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
     for other in others {
         let comparison = compare_two(&args, base, other)?;
         if !args.json {
+            let mut text = String::new();
             if !reports.is_empty() {
-                println!("\n{}\n", "─".repeat(80));
+                text.push_str(&format!("\n{}\n\n", "─".repeat(80)));
             }
-            println!("what B changes (as `affray diff` lists it):\n");
-            print!("{}", diff::render(&comparison.differences));
-            println!();
-            print!("{}", comparison.render(!args.all));
+            text.push_str("what B changes (as `affray diff` lists it):\n\n");
+            text.push_str(&diff::render(&comparison.differences));
+            text.push('\n');
+            text.push_str(&comparison.render(!args.all));
+            super::output::print(text)?;
         }
         reports.push(comparison);
     }
@@ -76,12 +78,12 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
         } else {
             serde_json::to_string_pretty(&reports)
         };
-        println!("{}", value.unwrap_or_default());
+        super::output::print(format!("{}\n", value.unwrap_or_default()))?;
     } else if args.seed_chosen {
-        println!(
-            "\n(seed chosen at random: add --seed {} to repeat this run)",
+        super::output::print(format!(
+            "\n(seed chosen at random: add --seed {} to repeat this run)\n",
             args.run.seed
-        );
+        ))?;
     }
     Ok(())
 }

@@ -42,9 +42,9 @@ pub fn run(before_dir: &Path, after_dir: &Path, json: bool) -> Result<(), Proble
                 "cannot write the differences as JSON: {error}"
             )]
         })?;
-        println!("{text}");
+        super::output::print(format!("{text}\n"))?;
     } else {
-        print!("{}", render(&differences));
+        super::output::print(render(&differences))?;
     }
     Ok(())
 }

@@ -8,6 +8,6 @@ pub fn run(dir: &Path) -> Result<(), Problems> {
     let ruleset = ruleset::load(dir)?;
     let json = serde_json::to_string_pretty(&ruleset.dump())
         .map_err(|error| vec![miette::miette!("cannot write the ruleset as JSON: {error}")])?;
-    println!("{json}");
+    super::output::print(format!("{json}\n"))?;
     Ok(())
 }

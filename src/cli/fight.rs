@@ -1,6 +1,5 @@
 //! `affray fight <scenario>`
 
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -81,10 +80,16 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
             render_text(event, &mut out);
         }
     }
-    let _ = std::io::stdout().write_all(out.as_bytes());
-    result
-        .map(|_| ())
-        .map_err(|error| vec![miette::Report::new(error)])
+    let written = super::output::print(out);
+    // A fight that went wrong says so first; the output that could not be written next.
+    match (result, written) {
+        (Ok(_), written) => written,
+        (Err(error), Ok(())) => Err(vec![miette::Report::new(error)]),
+        (Err(error), Err(mut problems)) => {
+            problems.insert(0, miette::Report::new(error));
+            Err(problems)
+        }
+    }
 }
 
 fn given_dice(path: &Path) -> Result<DiceSource, Problems> {

@@ -6,6 +6,7 @@ mod diff;
 mod dump;
 mod fight;
 mod odds;
+mod output;
 mod play;
 mod plot;
 mod progress;
@@ -320,8 +321,9 @@ pub fn run() -> ExitCode {
         Command::Dump { ruleset } => dump::run(&ruleset),
         Command::Completions { shell } => {
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "affray", &mut std::io::stdout());
-            Ok(())
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "affray", &mut script);
+            output::print(script)
         }
         Command::Man => man(),
         Command::Odds {
@@ -445,6 +447,9 @@ pub fn run() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(problems) => {
+            if let Some(closed) = output::closed(&problems) {
+                return closed;
+            }
             report::print(&problems);
             ExitCode::from(if is_usage(&problems) { 2 } else { 1 })
         }
@@ -456,8 +461,8 @@ fn man() -> Result<(), affray::ruleset::Problems> {
     let mut page = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut page)
-        .and_then(|()| std::io::Write::write_all(&mut std::io::stdout(), &page))
-        .map_err(|error| vec![miette::miette!("the manual page: {error}")])
+        .map_err(|error| vec![miette::miette!("the manual page: {error}")])?;
+    output::print(page)
 }
 
 /// Whether every problem is in how affray was called (a name on the command line that

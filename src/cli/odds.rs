@@ -45,12 +45,10 @@ pub fn run(args: OddsArgs<'_>) -> Result<(), Problems> {
         plot::damage(&odds, path)?;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&odds).unwrap_or_default()
-        );
+        let json = serde_json::to_string_pretty(&odds).unwrap_or_default();
+        super::output::print(format!("{json}\n"))?;
     } else {
-        print!("{}", odds.render());
+        super::output::print(odds.render())?;
     }
     Ok(())
 }

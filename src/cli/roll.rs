@@ -40,7 +40,7 @@ pub fn run(dir: &Path, table_name: &str, seed: Option<u64>, times: u32) -> Resul
             "(seed chosen at random: add --seed {seed} to repeat these rolls)"
         );
     }
-    print!("{out}");
+    super::output::print(out)?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ use affray::dice::DiceSource;
 use affray::ruleset::Problems;
 use affray::scenario;
 
+use super::output;
 use super::plot;
 use super::progress::run_with_progress;
 
@@ -82,31 +83,30 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
         plot::simulation(&report, path)?;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        let json = serde_json::to_string_pretty(&report).unwrap_or_default();
+        output::print(format!("{json}\n"))?;
     } else {
-        print!("{}", report.render());
+        let mut text = report.render();
         if args.until_error.is_some() && tally.fights() < args.run.fights {
-            println!(
-                "\nstopped after {} fights: every win-rate interval is narrower than asked",
+            text.push_str(&format!(
+                "\nstopped after {} fights: every win-rate interval is narrower than asked\n",
                 tally.fights()
-            );
+            ));
         }
         if report.info.exchange.is_none() {
-            println!(
-                "\none fight of this run with its log: affray fight {} --seed {}",
+            text.push_str(&format!(
+                "\none fight of this run with its log: affray fight {} --seed {}\n",
                 args.scenario.display(),
                 run::fight_seed(args.run.seed, 0)
-            );
+            ));
         }
         if args.seed_chosen {
-            println!(
-                "(seed chosen at random: add --seed {} to repeat this run)",
+            text.push_str(&format!(
+                "(seed chosen at random: add --seed {} to repeat this run)\n",
                 args.run.seed
-            );
+            ));
         }
+        output::print(text)?;
     }
     match (recorded, args.against) {
         (Some(recorded), Some(path)) => held_to(&recorded, &report, path, args.json),
@@ -147,7 +147,7 @@ fn held_to(recorded: &Report, report: &Report, path: &Path, json: bool) -> Resul
         if json {
             eprint!("{text}");
         } else {
-            print!("{text}");
+            output::print(text)?;
         }
         return Ok(());
     }

@@ -99,7 +99,8 @@ impl Record {
     /// The inputs up to the last resolved turn or round; what came after is dropped
     /// (the action in progress is played again).
     pub fn completed(&self) -> &[Input] {
-        &self.inputs[..self.resolved.last().copied().unwrap_or(0)]
+        let end = self.resolved.last().copied().unwrap_or(0);
+        self.inputs.get(..end).unwrap_or(&self.inputs)
     }
 
     /// Drop the action in progress and the last resolved one that took an input (a
@@ -132,7 +133,29 @@ impl Record {
                 record.format
             ));
         }
+        record.check().map_err(|reason| {
+            format!(
+                "{} is not a consistent affray state file: {reason}",
+                path.display()
+            )
+        })?;
         Ok(record)
+    }
+
+    /// Whether the places where turns ended fit the inputs: in order, none past the last
+    /// input (a file edited by hand, or cut short).
+    fn check(&self) -> Result<(), String> {
+        let inputs = self.inputs.len();
+        if let Some(&end) = self.resolved.iter().find(|&&end| end > inputs) {
+            return Err(format!(
+                "`resolved` says a turn ended after input {end}, but the file has {inputs} input{}",
+                if inputs == 1 { "" } else { "s" }
+            ));
+        }
+        if self.resolved.windows(2).any(|pair| pair[0] > pair[1]) {
+            return Err("`resolved` is not in increasing order".into());
+        }
+        Ok(())
     }
 
     /// Write atomically: a temporary file beside it, then a rename, so that a crash

@@ -71,7 +71,7 @@ pub fn run(state: &Path, house: &Path) -> Result<(), Problems> {
     for (label, run) in [("original", &original), ("house rule", &changed)] {
         out.push_str(&format!("The {label} run ended: {}", ending(run)));
     }
-    print!("{out}");
+    crate::cli::output::print(out)?;
     Ok(())
 }
 

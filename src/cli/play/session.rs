@@ -194,7 +194,11 @@ impl Session {
         } else {
             format!("1D{sides} {said}")
         };
-        let matches = |input: &Input| matches!(input, Input::Die { sides: s, purpose: p, .. } if *s == sides && p == purpose);
+        // A die whose value its own die cannot show is refused like any other mismatch.
+        let matches = |input: &Input| {
+            matches!(input, Input::Die { sides: s, purpose: p, value, .. }
+                if *s == sides && p == purpose && (1..=sides).contains(value))
+        };
         match self.replayed(matches, &asked) {
             Replayed::Input(input) => {
                 if let Input::Die {
@@ -391,10 +395,13 @@ impl Session {
             names::join(&decision.options, ", ")
         );
         let matches = |input: &Input| {
-            matches!(input, Input::Choice { who, decision: name, options, .. }
+            matches!(input, Input::Choice { who, decision: name, options, chosen, .. }
                 if decision.who_name == *who && decision.name == *name
                     && options.len() == decision.options.len()
-                    && decision.options.iter().zip(options).all(|(a, b)| a == b))
+                    && decision.options.iter().zip(options).all(|(a, b)| a == b)
+                    // A choice that is not among its own options is refused, never
+                    // handed to the ruleset.
+                    && options.contains(chosen))
         };
         match self.replayed(matches, &asked) {
             Replayed::Input(input) => {
