@@ -510,3 +510,71 @@ fn files_that_start_with_a_byte_order_mark_are_read_as_without_it() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Every fight ends: a scenario whose combatants have a million Combat Actions a round
+/// and a billion hit points a location stops at `[limits] turns` (default 10,000) with a
+/// message naming the limit, and a log that grows past `[limits] events` stops there.
+#[test]
+fn a_runaway_fight_stops_at_its_limits_with_a_message() {
+    let dir = scratch("fight-limits");
+    let copy = dir.join("legend");
+    copy_dir(&root().join("rulesets/legend"), &copy);
+    let duel = copy.join("scenarios/sword_and_shield_duel.toml");
+    let mut scenario = fs::read_to_string(&duel).unwrap();
+    scenario = scenario.replace("combat_actions = 2", "combat_actions = 1000000");
+    for location in [
+        "right_leg",
+        "left_leg",
+        "abdomen",
+        "chest",
+        "right_arm",
+        "left_arm",
+        "head",
+    ] {
+        for points in 4..=8 {
+            scenario = scenario.replace(
+                &format!("{location} = {points}"),
+                &format!("{location} = 1000000000"),
+            );
+        }
+    }
+    fs::write(copy.join("scenarios/endless.toml"), scenario).unwrap();
+    let endless = "legend/scenarios/endless.toml";
+
+    let output = affray(&dir, &["fight", endless, "--seed", "1"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("affray::fight::limit")
+            && stderr.contains("it reached its limit of 10000 turns")
+            && stderr.contains("raise `turns` under [limits]"),
+        "{stderr}"
+    );
+
+    let settings = copy.join("ruleset.toml");
+    let text_of = fs::read_to_string(&settings).unwrap();
+    fs::write(&settings, format!("{text_of}\n[limits]\nevents = 40\n")).unwrap();
+    let output = affray(&dir, &["fight", endless, "--seed", "1"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("it reached its limit of 40 events in its log"),
+        "{stderr}"
+    );
+    // The fight so far is printed: the first 40 events.
+    assert!(
+        text(&output.stdout).contains("Round 1"),
+        "{}",
+        text(&output.stdout)
+    );
+
+    fs::write(&settings, format!("{text_of}\n[limits]\nturn = 5\n")).unwrap();
+    let output = affray(&dir, &["check", "legend"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("turn"),
+        "{}",
+        text(&output.stderr)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -58,6 +58,21 @@ pub enum FightError {
     #[diagnostic(code(affray::fight::combat))]
     Combat { message: String },
 
+    /// The fight reached a limit of `[limits]` in ruleset.toml.
+    #[error("the fight was stopped in round {round}: it reached its limit of {limit} {what}")]
+    #[diagnostic(
+        code(affray::fight::limit),
+        help(
+            "a fight this long is most likely a runaway (a scenario's numbers, a script that does not end); if it is meant, raise `{key}` under [limits] in ruleset.toml"
+        )
+    )]
+    Limit {
+        what: &'static str,
+        key: &'static str,
+        limit: u64,
+        round: u32,
+    },
+
     /// A chooser stopped the fight (a person quit, or a replayed record no longer
     /// matches the fight).
     #[error("the fight was stopped at {who}'s {decision}: {reason}")]
@@ -124,6 +139,8 @@ pub struct Core {
     /// Whether a die rolled is an event someone reads (the full log, an observer):
     /// otherwise none is built.
     rolls_wanted: bool,
+    /// Turns taken so far, against `[limits] turns`.
+    turns: u64,
 }
 
 impl Core {
@@ -257,6 +274,7 @@ impl FightHandle {
             waiting: Vec::new(),
             turn_of: None,
             order: Vec::new(),
+            turns: 0,
         };
         let logged = setup.log != Log::Off || setup.observer.is_some();
         let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();
@@ -329,9 +347,25 @@ impl FightHandle {
             return;
         }
         self.observe(|observer| observer.event(self, &event));
-        if let Some(events) = self.core().events.as_mut() {
-            events.push(event);
+        let limit = self.0.ruleset.settings.limits.events;
+        let mut core = self.core();
+        let round = core.round;
+        let Some(events) = core.events.as_mut() else {
+            return;
+        };
+        if events.len() as u64 >= limit {
+            // Kept no further; the fight stops at its next step.
+            if core.fatal.is_none() {
+                core.fatal = Some(FightError::Limit {
+                    what: "events in its log",
+                    key: "events",
+                    limit,
+                    round,
+                });
+            }
+            return;
         }
+        events.push(event);
     }
 
     /// Whether an event goes anywhere: where it does not, one that takes work to build
@@ -608,8 +642,19 @@ impl FightHandle {
     }
 
     fn take_turn(&self, who: usize) -> Result<(), FightError> {
+        self.fatal()?;
         let (name, actions_left) = {
-            let core = self.core();
+            let mut core = self.core();
+            core.turns += 1;
+            let limit = self.0.ruleset.settings.limits.turns;
+            if core.turns > limit {
+                return Err(FightError::Limit {
+                    what: "turns",
+                    key: "turns",
+                    limit,
+                    round: core.round,
+                });
+            }
             (
                 core.combatants[who].spec.name,
                 core.combatants[who].actions_left,

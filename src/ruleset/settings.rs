@@ -56,6 +56,9 @@ pub struct Settings {
     /// How the engine runs a round.
     #[serde(default)]
     pub sequence: Sequence,
+    /// What one fight may take at most before it is stopped.
+    #[serde(default)]
+    pub limits: FightLimits,
     /// The script functions the engine calls at each step: hook → `module::function`.
     #[serde(default)]
     pub hooks: IndexMap<String, Spanned<String>>,
@@ -81,6 +84,39 @@ impl Default for Sequence {
         Sequence {
             cycle: true,
             max_rounds: 100,
+        }
+    }
+}
+
+/// The budget of one fight (`[limits]`): a fight that reaches one is stopped with a
+/// message naming it, so that a scenario with a million actions a round, or a script
+/// that logs without end, can neither run forever nor fill the memory.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FightLimits {
+    /// Turns in the whole fight, every combatant's counted.
+    #[serde(default = "FightLimits::default_turns")]
+    pub turns: u64,
+    /// Events the fight's log may keep (a Legend duel keeps about 300).
+    #[serde(default = "FightLimits::default_events")]
+    pub events: u64,
+}
+
+impl FightLimits {
+    fn default_turns() -> u64 {
+        10_000
+    }
+
+    fn default_events() -> u64 {
+        200_000
+    }
+}
+
+impl Default for FightLimits {
+    fn default() -> Self {
+        FightLimits {
+            turns: Self::default_turns(),
+            events: Self::default_events(),
         }
     }
 }

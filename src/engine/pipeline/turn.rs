@@ -33,7 +33,7 @@ impl FightHandle {
     }
 
     /// The error a primitive recorded, if one must stop the fight.
-    pub(super) fn fatal(&self) -> Result<(), FightError> {
+    pub(in crate::engine) fn fatal(&self) -> Result<(), FightError> {
         match self.core().fatal.take() {
             Some(fatal) => Err(fatal),
             None => Ok(()),
