@@ -97,7 +97,7 @@ pub struct FightLimits {
     /// Turns in the whole fight, every combatant's counted.
     #[serde(default = "FightLimits::default_turns")]
     pub turns: u64,
-    /// Events the fight's log may keep (a Legend duel keeps about 300).
+    /// Events the fight's log may keep (a duel of two keeps a few hundred).
     #[serde(default = "FightLimits::default_events")]
     pub events: u64,
 }
