@@ -253,11 +253,16 @@ fn an_unseeded_run_chooses_a_seed_and_says_how_to_repeat_it() {
     assert_eq!(body(&again), body(&report));
 }
 
+/// `affray ARGS`, run from the project's root, not started yet.
+fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_affray"));
+    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
 /// `affray ARGS` with its standard output sent to `stdout` (a file, a pipe's end).
 fn affray_into(args: &[&str], stdout: std::process::Stdio) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_affray"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    command(args)
         .stdout(stdout)
         .output()
         .expect("the affray binary runs")
@@ -304,9 +309,7 @@ fn output_that_cannot_be_written_is_an_error_not_a_panic() {
 #[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_the_command_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_affray"))
-        .args(["dump", "rulesets/legend"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let mut child = command(&["dump", "rulesets/legend"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -48,19 +48,21 @@ impl Vocabulary {
     /// The bit of a declared condition in [`crate::engine::Combatant::condition_bits`]:
     /// the first 64 conditions have one, the rest (0) are found by name.
     pub fn condition_bit(&self, name: &str) -> u64 {
-        self.conditions
-            .iter()
-            .position(|c| c == name)
-            .filter(|&at| at < 64)
-            .map_or(0, |at| 1 << at)
+        bit_at(self.conditions.iter().position(|c| c == name))
     }
 
     /// [`Vocabulary::condition_bit`] of a name met in a fight; `None` for a name that is
     /// not a declared condition.
     pub fn condition_bit_of(&self, name: Name) -> Option<u64> {
         let at = self.condition_names.iter().position(|c| *c == name)?;
-        Some(if at < 64 { 1 << at } else { 0 })
+        Some(bit_at(Some(at)))
     }
+}
+
+/// The bit of the name at place `at` of a declared list (conditions, weapon traits):
+/// the first 64 have one, the rest 0 (found by name instead).
+pub(crate) fn bit_at(at: Option<usize>) -> u64 {
+    at.filter(|&at| at < 64).map_or(0, |at| 1 << at)
 }
 
 /// The domains expressions may compare with quoted names.
@@ -437,12 +439,7 @@ impl<'v> FightScope<'v> {
             }
             ["option", _] => unknown(2, vocabulary.combatant_options.clone()),
             ["holds", name] if declared(&vocabulary.weapon_traits, name) => {
-                let bit = vocabulary
-                    .weapon_traits
-                    .iter()
-                    .position(|t| t == name)
-                    .filter(|&at| at < 64)
-                    .map_or(0, |at| 1 << at);
+                let bit = bit_at(vocabulary.weapon_traits.iter().position(|t| t == name));
                 self.slot(Read::Holds(who, name.into(), bit), Type::Bool)
             }
             ["holds", _] => unknown(2, vocabulary.weapon_traits.clone()),

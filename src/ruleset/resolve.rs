@@ -640,11 +640,8 @@ fn resolve_equipment(
 
 /// The bit of `name` among the declared `traits` (the first 64 have one).
 fn trait_bit(traits: &[TomlSpanned<String>], name: &str) -> Option<u64> {
-    traits
-        .iter()
-        .position(|t| t.get_ref() == name)
-        .filter(|&at| at < 64)
-        .map(|at| 1 << at)
+    let bit = crate::engine::reads::bit_at(traits.iter().position(|t| t.get_ref() == name));
+    (bit != 0).then_some(bit)
 }
 
 fn check_known(
