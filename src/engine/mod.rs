@@ -11,7 +11,9 @@ pub mod reads;
 mod state;
 pub mod tactics;
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, MutexGuard};
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -169,6 +171,8 @@ struct Waiting {
 struct Shared {
     ruleset: Arc<Ruleset>,
     hooks: Hooks,
+    /// Whether the ruleset names a `choices` hook: asked twice a turn, looked up once.
+    choices_hook: bool,
     core: Mutex<Core>,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
@@ -292,6 +296,7 @@ impl FightHandle {
         });
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
+            choices_hook: hooks.has("choices"),
             hooks,
             logged,
             combat,
@@ -321,11 +326,7 @@ impl FightHandle {
 
     /// The fight's state. Never held across a call into a script or a chooser.
     pub fn core(&self) -> MutexGuard<'_, Core> {
-        // A poisoned lock means a panic elsewhere; the state is still readable.
-        self.0
-            .core
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0.core.lock()
     }
 
     /// The events so far, taken out of the fight.
@@ -376,7 +377,7 @@ impl FightHandle {
 
     /// Tell the observer, if there is one; the fight's state is not locked meanwhile.
     fn observe(&self, tell: impl FnOnce(&mut dyn FightObserver)) {
-        let mut observer = self.0.observer.lock().unwrap_or_else(|p| p.into_inner());
+        let mut observer = self.0.observer.lock();
         if let Some(observer) = observer.as_mut() {
             tell(observer.as_mut());
         }
@@ -412,6 +413,11 @@ impl FightHandle {
 
     fn has_hook(&self, hook: &str) -> bool {
         self.0.hooks.has(hook)
+    }
+
+    /// Whether the ruleset names a `choices` hook.
+    fn has_choices_hook(&self) -> bool {
+        self.0.choices_hook
     }
 
     /// Run the fight to its end (one side left standing) or to the ruleset's round limit.
@@ -701,7 +707,7 @@ impl FightHandle {
         let (chosen, by) = if decision.options.len() == 1 {
             (decision.options[0], "only option")
         } else {
-            let mut chooser = self.0.chooser.lock().unwrap_or_else(|p| p.into_inner());
+            let mut chooser = self.0.chooser.lock();
             chooser.choose(self, &decision)?
         };
         self.emit(Event::Choice {

@@ -101,6 +101,7 @@ pub enum Who {
 
 impl Who {
     /// The combatant this names in `bound`, if it names one there.
+    #[inline]
     pub fn of(self, bound: &Bound<'_>) -> Option<usize> {
         let won = |attacker: bool| {
             bound.outcome.and_then(|(attacker_won, _)| {
@@ -975,7 +976,29 @@ impl<'a> World<'a> {
         who.of(bound)
     }
 
+    /// A number read: the reads a fight makes most often here, inlined where they are
+    /// made (a read is a few loads), the rest in [`World::number_rest`].
+    #[inline]
     pub fn number(&self, bound: &Bound<'_>, read: &Read) -> i64 {
+        let combatant = |who: Who| who.of(bound).map(|index| &self.core.combatants[index]);
+        match read {
+            Read::Value(who, name) => combatant(*who)
+                .and_then(|c| c.values.get(name).copied())
+                .unwrap_or(0),
+            Read::ActionsLeft(who) => combatant(*who).map_or(0, |c| c.actions_left),
+            Read::Round => i64::from(self.core.round),
+            Read::Chosen(index) => i64::from(bound.chosen[*index as usize]),
+            Read::Damage => bound.damage,
+            Read::Rolled => bound.rolled,
+            Read::TestRoll => bound.test.roll,
+            Read::TestTotal => bound.test.total,
+            Read::TestTarget => bound.test.target,
+            _ => self.number_rest(bound, read),
+        }
+    }
+
+    #[inline(never)]
+    fn number_rest(&self, bound: &Bound<'_>, read: &Read) -> i64 {
         let core = self.core;
         let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
         let side_count = |who: Who, same: bool, engaged: bool| -> i64 {
@@ -1001,10 +1024,6 @@ impl<'a> World<'a> {
                     _ => None,
                 })
                 .unwrap_or(0),
-            Read::Value(who, name) => combatant(*who)
-                .and_then(|c| c.values.get(name).copied())
-                .unwrap_or(0),
-            Read::ActionsLeft(who) => combatant(*who).map_or(0, |c| c.actions_left),
             Read::HitPoints(who) => {
                 combatant(*who).map_or(0, |c| c.locations.values().map(|l| l.hit_points).sum())
             }
@@ -1029,7 +1048,6 @@ impl<'a> World<'a> {
             Read::Distance => bound.other.map_or(0, |other| {
                 core.distances[bound.me * core.combatants.len() + other]
             }),
-            Read::Round => i64::from(core.round),
             Read::SkillOf(who, statistic) => {
                 combatant(*who).map_or(0, |c| match c.statistic(*statistic) {
                     Some(crate::scenario::Statistic::Text(skill)) => c.skill(*skill),
@@ -1056,22 +1074,35 @@ impl<'a> World<'a> {
         }
     }
 
+    /// A flag read: conditions, traits in hand and who is out inlined where they are
+    /// read (a guard reads little else), the rest in [`World::flag_rest`].
+    #[inline]
     pub fn flag(&self, bound: &Bound<'_>, read: &Read) -> bool {
-        let core = self.core;
-        let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
+        let combatant = |who: Who| who.of(bound).map(|index| &self.core.combatants[index]);
         match read {
             Read::Condition(who, _, bit) if *bit != 0 => {
                 combatant(*who).is_some_and(|c| c.condition_bits & bit != 0)
             }
+            Read::Holds(who, _, bit) if *bit != 0 => {
+                combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
+            }
+            Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
+            Read::Reaction(index) => bound.reaction == *index,
+            Read::Attacking => bound.attacking,
+            _ => self.flag_rest(bound, read),
+        }
+    }
+
+    #[inline(never)]
+    fn flag_rest(&self, bound: &Bound<'_>, read: &Read) -> bool {
+        let core = self.core;
+        let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
+        match read {
             Read::Condition(who, name, _) => {
                 combatant(*who).is_some_and(|c| c.has_condition(*name))
             }
             Read::Option(who, name) => {
                 combatant(*who).is_some_and(|c| c.spec.options.contains(name))
-            }
-            Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
-            Read::Holds(who, _, bit) if *bit != 0 => {
-                combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
             }
             Read::Holds(who, name, _) => combatant(*who).is_some_and(|c| {
                 c.weapons

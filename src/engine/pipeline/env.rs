@@ -3,7 +3,7 @@
 //! [`FightEnv::number`]), and lets go of it around a die, so that a die asked of a
 //! person lets them look at the fight meanwhile.
 
-use std::sync::MutexGuard;
+use parking_lot::MutexGuard;
 
 use crate::dice::DiceExpr;
 use crate::expr::{Condition, Env, Number, Slot};
@@ -145,10 +145,12 @@ impl<'f> FightEnv<'f> {
 }
 
 impl Env for FightEnv<'_> {
+    #[inline]
     fn number(&self, slot: Slot) -> i64 {
         self.read(slot, |world, bound, read| world.number(bound, read))
     }
 
+    #[inline]
     fn flag(&self, slot: Slot) -> bool {
         self.read(slot, |world, bound, read| world.flag(bound, read))
     }

@@ -270,7 +270,7 @@ impl FightHandle {
     /// Whether the ruleset's `choices` and `act` hooks play `who`'s turn now: always
     /// when it has them and no `hooks_if`, where `hooks_if` holds when it has one.
     pub(in crate::engine) fn hooks_play(&self, who: usize) -> Result<bool, FightError> {
-        if !self.has_hook("choices") {
+        if !self.has_choices_hook() {
             return Ok(false);
         }
         match self.combat().and_then(|c| c.turn.hooks_if.as_ref()) {
@@ -302,7 +302,7 @@ impl FightHandle {
         let named = self
             .combat()
             .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
-        let by_hooks = self.has_hook("choices");
+        let by_hooks = self.has_choices_hook();
         let hooks_if = self.combat().is_some_and(|c| c.turn.hooks_if.is_some());
         let native = match named {
             Some(_) if by_hooks && hooks_if && hooks_play => None,
