@@ -121,6 +121,15 @@ impl Who {
     }
 }
 
+/// Which of a combatant's bits a [`Read::Bits`] tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BitsOf {
+    /// The conditions in effect ([`crate::engine::Combatant::condition_bits`]).
+    Conditions,
+    /// The traits of the weapons in hand ([`crate::engine::Combatant::in_hand_traits`]).
+    InHand,
+}
+
 /// What a slot reads. Names a ruleset does not declare (skills, values kept by scripts,
 /// option names) are kept as written and read by name.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +150,15 @@ pub enum Read {
     /// Whether a weapon in hand has the trait; its bit among `weapon_traits` (0 past the
     /// 64th, read by name).
     Holds(Who, Name, u64),
+    /// Several of one combatant's bits read together (made by specialising, from a
+    /// list of reads of them side by side): whether `every` bit of `mask` is set, or
+    /// some one.
+    Bits {
+        who: Who,
+        of: BitsOf,
+        mask: u64,
+        every: bool,
+    },
     ActionsLeft(Who),
     /// Hit points left, over every location (or the pool).
     HitPoints(Who),
@@ -1087,6 +1105,19 @@ impl<'a> World<'a> {
                 combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
             }
             Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
+            Read::Bits {
+                who,
+                of,
+                mask,
+                every,
+            } => combatant(*who).is_some_and(|c| {
+                let set = mask
+                    & match of {
+                        BitsOf::Conditions => c.condition_bits,
+                        BitsOf::InHand => c.in_hand_traits,
+                    };
+                if *every { set == *mask } else { set != 0 }
+            }),
             Read::Reaction(index) => bound.reaction == *index,
             Read::Attacking => bound.attacking,
             _ => self.flag_rest(bound, read),

@@ -16,10 +16,11 @@ pub mod ast;
 mod compile;
 mod eval;
 mod fold;
+mod lists;
 mod problem;
 
 pub use compile::{compile_bool, compile_number, compile_symbol};
-pub use eval::{Condition, Env, Number, Symbol};
+pub use eval::{Comparison, Condition, Env, Number, Symbol};
 pub use fold::{Known, Knows};
 pub use problem::ExprProblem;
 

@@ -11,7 +11,7 @@ use crate::expr::{Condition, Known, Knows, Number, Slot};
 use crate::names::Name;
 
 use super::super::Core;
-use super::super::reads::{Bound, Read, Who, World};
+use super::super::reads::{BitsOf, Bound, Read, Who, World};
 use super::{Combat, EffectsStage, Exchange, Reaction, TestKind, Turn, TurnRule};
 use crate::ruleset::Equipment;
 
@@ -121,141 +121,326 @@ impl Combat {
     /// exchange; a modifier or rule whose guard can never hold is dropped.
     pub fn specialised(&self, facts: &Facts) -> Combat {
         let knows = |slot: Slot| facts.get(slot.0 as usize).copied().flatten();
-        let knows: Knows<'_> = &knows;
         let mut combat = self.clone();
-        combat.turn.fold(knows);
+        let mut reads = std::mem::take(&mut combat.reads);
+        let mut rewrite = Rewrite {
+            knows: &knows,
+            reads: &mut reads,
+        };
+        combat.turn.fold(&mut rewrite);
         for test in &mut combat.tests {
-            test.fold(knows);
+            test.fold(&mut rewrite);
         }
         for exchange in &mut combat.exchanges {
-            exchange.fold(knows);
+            exchange.fold(&mut rewrite);
         }
+        combat.reads = reads;
         combat
     }
 }
 
-fn fold(condition: &mut Condition, knows: Knows<'_>) {
-    *condition = condition.fold(knows);
+/// What specialising does to each expression: the facts folded in, then the reads of
+/// one combatant's bits side by side fused into one read (new slots go at the end of
+/// `reads`).
+struct Rewrite<'r> {
+    knows: Knows<'r>,
+    reads: &'r mut Vec<Read>,
 }
 
-fn fold_some(condition: &mut Option<Condition>, knows: Knows<'_>) {
-    if let Some(condition) = condition {
-        fold(condition, knows);
+impl Rewrite<'_> {
+    fn condition(&mut self, condition: &mut Condition) {
+        *condition = condition.fold(self.knows);
+        let reads = &mut *self.reads;
+        condition.visit_lists(&mut |members, all| fuse_bits(members, all, reads));
+    }
+
+    fn number(&mut self, number: &mut Number) {
+        *number = number.fold(self.knows);
+        let reads = &mut *self.reads;
+        number.visit_lists(&mut |members, all| fuse_bits(members, all, reads));
+    }
+
+    fn some(&mut self, condition: &mut Option<Condition>) {
+        if let Some(condition) = condition {
+            self.condition(condition);
+        }
+    }
+
+    fn some_number(&mut self, number: &mut Option<Number>) {
+        if let Some(number) = number {
+            self.number(number);
+        }
     }
 }
 
-fn fold_number(number: &mut Number, knows: Knows<'_>) {
-    *number = number.fold(knows);
-}
-
-fn fold_some_number(number: &mut Option<Number>, knows: Knows<'_>) {
-    if let Some(number) = number {
-        fold_number(number, knows);
+/// Reads of one combatant's bits side by side in a list (`self.dead or self.unconscious`,
+/// `not other.holds.ranged and not other.holds.unarmed`) made one read of those bits
+/// together ([`Read::Bits`]), in the place of the first: a guard then tests a mask
+/// where it read each bit in turn. Reads change nothing, so reading them together
+/// gives what the list gave, and a list that may roll a die is left as it is (the die
+/// would then be rolled, or not, where it was not before).
+fn fuse_bits(members: &mut Vec<Condition>, all: bool, reads: &mut Vec<Read>) {
+    if members.len() < 2 || members.iter().any(Condition::rolls) {
+        return;
     }
+    // A member's bit: whose, of what, which bit, and whether the member negates it.
+    let bit = |member: &Condition| {
+        let (slot, negated) = match member {
+            Condition::Read(slot) => (*slot, false),
+            Condition::Not(inner) => match inner.as_ref() {
+                Condition::Read(slot) => (*slot, true),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match reads.get(slot.0 as usize)? {
+            Read::Condition(who, _, bit) if *bit != 0 => {
+                Some((*who, BitsOf::Conditions, *bit, negated))
+            }
+            Read::Holds(who, _, bit) if *bit != 0 => Some((*who, BitsOf::InHand, *bit, negated)),
+            _ => None,
+        }
+    };
+    let bits: Vec<_> = members.iter().map(bit).collect();
+    let mut fused: Vec<Option<Condition>> = members.drain(..).map(Some).collect();
+    for first in 0..bits.len() {
+        let Some((who, of, _, negated)) = bits[first] else {
+            continue;
+        };
+        if fused[first].is_none() {
+            continue;
+        }
+        let group: Vec<usize> = (first..bits.len())
+            .filter(|&i| fused[i].is_some())
+            .filter(
+                |&i| matches!(bits[i], Some((w, o, _, n)) if w == who && o == of && n == negated),
+            )
+            .collect();
+        if group.len() < 2 {
+            continue;
+        }
+        let mask = group
+            .iter()
+            .fold(0, |mask, &i| mask | bits[i].map_or(0, |b| b.2));
+        // `a or b`: some bit set; `a and b`: every bit set; `not a and not b`: none
+        // set (not some); `not a or not b`: not every bit set.
+        let read = Read::Bits {
+            who,
+            of,
+            mask,
+            every: all != negated,
+        };
+        let slot = match reads.iter().position(|r| *r == read) {
+            Some(at) => at,
+            None => {
+                reads.push(read);
+                reads.len() - 1
+            }
+        };
+        let slot = Condition::Read(Slot(slot as u32));
+        fused[first] = Some(if negated {
+            Condition::Not(Box::new(slot))
+        } else {
+            slot
+        });
+        for &i in &group[1..] {
+            fused[i] = None;
+        }
+    }
+    members.extend(fused.into_iter().flatten());
 }
 
 fn never(guard: &Option<Condition>) -> bool {
     matches!(guard, Some(Condition::Const(false)))
 }
 
-fn fold_rules(rules: &mut Vec<TurnRule>, knows: Knows<'_>) {
+fn fold_rules(rules: &mut Vec<TurnRule>, r: &mut Rewrite<'_>) {
     for rule in rules.iter_mut() {
-        fold_some(&mut rule.guard, knows);
+        r.some(&mut rule.guard);
     }
     rules.retain(|rule| !never(&rule.guard));
 }
 
 impl Turn {
-    fn fold(&mut self, knows: Knows<'_>) {
-        fold_some_number(&mut self.initiative, knows);
-        fold_some(&mut self.keep_initiative, knows);
-        fold_some_number(&mut self.initiative_modifier, knows);
+    fn fold(&mut self, r: &mut Rewrite<'_>) {
+        r.some_number(&mut self.initiative);
+        r.some(&mut self.keep_initiative);
+        r.some_number(&mut self.initiative_modifier);
         if let Some(hands) = &mut self.hands {
-            fold_number(&mut hands.needs, knows);
+            r.number(&mut hands.needs);
         }
-        fold_rules(&mut self.setup, knows);
-        fold_rules(&mut self.round_start, knows);
-        fold_rules(&mut self.round_end, knows);
-        fold_some_number(&mut self.tie_break, knows);
-        fold_some_number(&mut self.actions, knows);
-        fold_some(&mut self.out_of_fight, knows);
-        fold_some(&mut self.hooks_if, knows);
+        fold_rules(&mut self.setup, r);
+        fold_rules(&mut self.round_start, r);
+        fold_rules(&mut self.round_end, r);
+        r.some_number(&mut self.tie_break);
+        r.some_number(&mut self.actions);
+        r.some(&mut self.out_of_fight);
+        r.some(&mut self.hooks_if);
         // An action never offered stays in the list: the list is what `dump` and the
         // hooks see, and its guard is now a constant.
         for action in &mut self.choices {
-            fold_some(&mut action.guard, knows);
+            r.some(&mut action.guard);
         }
     }
 }
 
 impl TestKind {
-    fn fold(&mut self, knows: Knows<'_>) {
-        fold_number(&mut self.roll, knows);
-        fold_some_number(&mut self.total, knows);
-        fold_number(&mut self.target, knows);
+    fn fold(&mut self, r: &mut Rewrite<'_>) {
+        r.number(&mut self.roll);
+        r.some_number(&mut self.total);
+        r.number(&mut self.target);
         for modifier in &mut self.modifiers {
-            fold(&mut modifier.guard, knows);
+            r.condition(&mut modifier.guard);
         }
         self.modifiers
             .retain(|modifier| modifier.guard != Condition::Const(false));
         for level in &mut self.levels {
-            fold(&mut level.guard, knows);
+            r.condition(&mut level.guard);
         }
     }
 }
 
 impl Reaction {
-    fn fold(&mut self, knows: Knows<'_>) {
-        fold_some(&mut self.guard, knows);
-        fold_some(&mut self.free, knows);
-        fold_some(&mut self.withdraw, knows);
+    fn fold(&mut self, r: &mut Rewrite<'_>) {
+        r.some(&mut self.guard);
+        r.some(&mut self.free);
+        r.some(&mut self.withdraw);
     }
 }
 
 impl EffectsStage {
-    fn fold(&mut self, knows: Knows<'_>) {
-        fold_some_number(&mut self.count, knows);
+    fn fold(&mut self, r: &mut Rewrite<'_>) {
+        r.some_number(&mut self.count);
         for effect in &mut self.effects {
-            fold_some(&mut effect.offered, knows);
-            fold_some(&mut effect.guard, knows);
+            r.some(&mut effect.offered);
+            r.some(&mut effect.guard);
             for case in &mut effect.cases {
-                fold_some(&mut case.guard, knows);
+                r.some(&mut case.guard);
             }
         }
     }
 }
 
 impl Exchange {
-    fn fold(&mut self, knows: Knows<'_>) {
+    fn fold(&mut self, r: &mut Rewrite<'_>) {
         for reaction in &mut self.reactions {
-            reaction.fold(knows);
+            reaction.fold(r);
         }
         if let Some(effects) = &mut self.effects {
-            effects.fold(knows);
+            effects.fold(r);
         }
-        fold(&mut self.hits, knows);
-        fold_some_number(&mut self.damage, knows);
-        fold_some_number(&mut self.reduction, knows);
-        fold_some(&mut self.choose_location, knows);
-        fold_some(&mut self.redirect_location, knows);
-        fold_some_number(&mut self.armour, knows);
+        r.condition(&mut self.hits);
+        r.some_number(&mut self.damage);
+        r.some_number(&mut self.reduction);
+        r.some(&mut self.choose_location);
+        r.some(&mut self.redirect_location);
+        r.some_number(&mut self.armour);
         for wound in &mut self.wounds {
-            fold(&mut wound.guard, knows);
+            r.condition(&mut wound.guard);
         }
         for after in &mut self.after {
-            fold(&mut after.guard, knows);
+            r.condition(&mut after.guard);
         }
         self.after
             .retain(|after| after.guard != Condition::Const(false));
         if let Some(knockback) = &mut self.knockback {
-            fold(&mut knockback.guard, knows);
-            fold_number(&mut knockback.metres, knows);
+            r.condition(&mut knockback.guard);
+            r.number(&mut knockback.metres);
         }
         if let Some(instead) = &mut self.instead {
-            fold(&mut instead.guard, knows);
+            r.condition(&mut instead.guard);
             for option in &mut instead.options {
-                fold_some(&mut option.guard, knows);
+                r.some(&mut option.guard);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn condition(who: Who, bit: u64) -> Read {
+        Read::Condition(who, Name::new("c"), bit)
+    }
+
+    fn read(slot: u32) -> Condition {
+        Condition::Read(Slot(slot))
+    }
+
+    fn not(condition: Condition) -> Condition {
+        Condition::Not(Box::new(condition))
+    }
+
+    #[test]
+    fn bits_of_one_combatant_side_by_side_are_read_as_one_mask() {
+        let mut reads = vec![
+            condition(Who::Me, 1),
+            condition(Who::Me, 4),
+            condition(Who::Other, 2),
+            Read::Holds(Who::Me, Name::new("t"), 8),
+            Read::Holds(Who::Me, Name::new("u"), 16),
+        ];
+        // `self.a or other.b or self.c`: the two of `self` fused where the first was.
+        let mut members = vec![read(0), read(2), read(1)];
+        fuse_bits(&mut members, false, &mut reads);
+        assert_eq!(members, vec![read(5), read(2)]);
+        assert_eq!(
+            reads[5],
+            Read::Bits {
+                who: Who::Me,
+                of: BitsOf::Conditions,
+                mask: 5,
+                every: false
+            }
+        );
+        // `not self.holds.t and not self.holds.u`: none of the two bits set.
+        let mut members = vec![not(read(3)), not(read(4))];
+        fuse_bits(&mut members, true, &mut reads);
+        assert_eq!(members, vec![not(read(6))]);
+        assert_eq!(
+            reads[6],
+            Read::Bits {
+                who: Who::Me,
+                of: BitsOf::InHand,
+                mask: 24,
+                every: false
+            }
+        );
+        // `self.a and self.c`: every bit set; the same fused read is found again.
+        let mut members = vec![read(0), read(1)];
+        fuse_bits(&mut members, true, &mut reads);
+        assert_eq!(members, vec![read(7)]);
+        assert!(matches!(
+            reads[7],
+            Read::Bits {
+                mask: 5,
+                every: true,
+                ..
+            }
+        ));
+        let mut again = vec![read(1), read(0)];
+        fuse_bits(&mut again, true, &mut reads);
+        assert_eq!(again, vec![read(7)]);
+        // A bit read with a negation and one without stay apart.
+        let mut members = vec![read(0), not(read(1))];
+        fuse_bits(&mut members, true, &mut reads);
+        assert_eq!(members, vec![read(0), not(read(1))]);
+    }
+
+    #[test]
+    fn a_list_that_rolls_a_die_keeps_its_reads_where_they_are() {
+        let mut reads = vec![condition(Who::Me, 1), condition(Who::Me, 2)];
+        // `self.a or weapon.damage > 3 or self.b`: the die rolls only where `a` is not set.
+        let rolled = Condition::Compare(
+            crate::expr::Comparison::Greater,
+            Box::new(Number::RollSlot(Slot(9))),
+            Box::new(Number::Const(3)),
+        );
+        let list = vec![read(0), rolled, read(1)];
+        let mut members = list.clone();
+        fuse_bits(&mut members, false, &mut reads);
+        assert_eq!(members, list);
+        assert_eq!(reads.len(), 2);
     }
 }

@@ -1,0 +1,140 @@
+//! The lists of `and`s and `or`s of an expression, for a rewrite that knows what its
+//! slots read (the engine fuses reads of one combatant's bits into one read:
+//! `src/engine/pipeline/specialise.rs`), and whether a part rolls dice, which such a
+//! rewrite must not move across.
+
+use super::eval::{Condition, Number, Symbol};
+
+/// A list of conditions to rewrite, and whether every member must hold (`and`) or some
+/// one (`or`).
+pub type Visit<'a> = &'a mut dyn FnMut(&mut Vec<Condition>, bool);
+
+impl Condition {
+    /// Visit every `and` and `or` list of this condition, the innermost first.
+    pub fn visit_lists(&mut self, visit: Visit<'_>) {
+        match self {
+            Condition::Const(_) | Condition::Read(_) => {}
+            Condition::Not(a) => a.visit_lists(visit),
+            Condition::AllOf(members) | Condition::AnyOf(members) => {
+                for member in members.iter_mut() {
+                    member.visit_lists(visit);
+                }
+                let all = matches!(self, Condition::AllOf(_));
+                if let Condition::AllOf(members) | Condition::AnyOf(members) = self {
+                    visit(members, all);
+                }
+            }
+            Condition::Compare(_, a, b) => {
+                a.visit_lists(visit);
+                b.visit_lists(visit);
+            }
+            Condition::Same(_, a, b) => {
+                a.visit_lists(visit);
+                b.visit_lists(visit);
+            }
+            Condition::Equal(_, a, b) => {
+                a.visit_lists(visit);
+                b.visit_lists(visit);
+            }
+            Condition::If(condition, then, otherwise) => {
+                condition.visit_lists(visit);
+                then.visit_lists(visit);
+                otherwise.visit_lists(visit);
+            }
+            Condition::Any(_, body) | Condition::All(_, body) => body.visit_lists(visit),
+        }
+    }
+
+    /// Whether evaluating this may roll a die.
+    pub fn rolls(&self) -> bool {
+        match self {
+            Condition::Const(_) | Condition::Read(_) => false,
+            Condition::Not(a) => a.rolls(),
+            Condition::AllOf(members) | Condition::AnyOf(members) => {
+                members.iter().any(Condition::rolls)
+            }
+            Condition::Compare(_, a, b) => a.rolls() || b.rolls(),
+            Condition::Same(_, a, b) => a.rolls() || b.rolls(),
+            Condition::Equal(_, a, b) => a.rolls() || b.rolls(),
+            Condition::If(condition, then, otherwise) => {
+                condition.rolls() || then.rolls() || otherwise.rolls()
+            }
+            Condition::Any(_, body) | Condition::All(_, body) => body.rolls(),
+        }
+    }
+}
+
+impl Number {
+    /// Visit every `and` and `or` list of the conditions in this number.
+    pub fn visit_lists(&mut self, visit: Visit<'_>) {
+        match self {
+            Number::Const(_)
+            | Number::Read(_)
+            | Number::Roll(_)
+            | Number::RollSlot(_)
+            | Number::DiceBound(..)
+            | Number::DiceCount(_) => {}
+            Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.visit_lists(visit),
+            Number::Add(a, b)
+            | Number::Subtract(a, b)
+            | Number::Multiply(a, b)
+            | Number::Divide(a, b, _)
+            | Number::Maximise(a, b) => {
+                a.visit_lists(visit);
+                b.visit_lists(visit);
+            }
+            Number::Min(all) | Number::Max(all) => {
+                for a in all {
+                    a.visit_lists(visit);
+                }
+            }
+            Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.visit_lists(visit),
+            Number::Count(_, body) => body.visit_lists(visit),
+            Number::If(condition, then, otherwise) => {
+                condition.visit_lists(visit);
+                then.visit_lists(visit);
+                otherwise.visit_lists(visit);
+            }
+        }
+    }
+
+    /// Whether evaluating this may roll a die.
+    pub fn rolls(&self) -> bool {
+        match self {
+            Number::Roll(_) | Number::RollSlot(_) | Number::Maximise(..) => true,
+            Number::Const(_) | Number::Read(_) | Number::DiceBound(..) | Number::DiceCount(_) => {
+                false
+            }
+            Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.rolls(),
+            Number::Add(a, b) | Number::Subtract(a, b) | Number::Multiply(a, b) => {
+                a.rolls() || b.rolls()
+            }
+            Number::Divide(a, b, _) => a.rolls() || b.rolls(),
+            Number::Min(all) | Number::Max(all) => all.iter().any(Number::rolls),
+            Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.rolls(),
+            Number::Count(_, body) => body.rolls(),
+            Number::If(condition, then, otherwise) => {
+                condition.rolls() || then.rolls() || otherwise.rolls()
+            }
+        }
+    }
+}
+
+impl Symbol {
+    fn visit_lists(&mut self, visit: Visit<'_>) {
+        if let Symbol::If(condition, then, otherwise) = self {
+            condition.visit_lists(visit);
+            then.visit_lists(visit);
+            otherwise.visit_lists(visit);
+        }
+    }
+
+    fn rolls(&self) -> bool {
+        match self {
+            Symbol::Const(_) | Symbol::Read(_) => false,
+            Symbol::If(condition, then, otherwise) => {
+                condition.rolls() || then.rolls() || otherwise.rolls()
+            }
+        }
+    }
+}
