@@ -91,6 +91,44 @@ fn simulate_json_adds_up_and_stops_at_the_asked_precision() {
     assert_eq!(rounds, 1000);
 }
 
+/// A rate as the reports print it.
+fn percent(rate: &Value) -> String {
+    format!("{:.1}%", rate.as_f64().unwrap() * 100.0)
+}
+
+#[test]
+fn simulate_opens_with_a_verdict_in_words_and_its_numbers() {
+    let args = ["simulate", DUEL, "--fights", "1000", "--seed", "4"];
+    let out = run_ok(&args).replace('\n', " ");
+    let json: Value = serde_json::from_str(&run_ok(&[&args[..], &["--json"]].concat())).unwrap();
+    let verdict = &out[..out.find("wins  ").expect("the table after the verdict")];
+    for side in json["wins"].as_array().unwrap() {
+        if side["side"] == "nobody" {
+            continue;
+        }
+        let numbers = format!(
+            "({}; very likely between {} and {})",
+            percent(&side["rate"]),
+            percent(&side["interval"]["low"]),
+            percent(&side["interval"]["high"])
+        );
+        assert!(verdict.contains(&numbers), "{numbers} in: {verdict}");
+    }
+    assert!(
+        verdict.starts_with("Sword-and-shield duel (Legend): 1000 fights, seed 4  Red wins "),
+        "{verdict}"
+    );
+    let rounds = &json["rounds"];
+    let lasts = format!(
+        "A fight lasts {:.1} rounds on average: half are over by round {}, nine in ten by round {}, the longest took {}.",
+        rounds["mean"].as_f64().unwrap(),
+        rounds["median"],
+        rounds["p90"],
+        rounds["longest"]
+    );
+    assert!(verdict.contains(&lasts), "{lasts} in: {verdict}");
+}
+
 #[test]
 fn simulate_draws_a_plot() {
     let dir = scratch("simulate-plot");
@@ -159,6 +197,48 @@ fn compare_finds_a_house_ruled_fumble_table() {
     );
     assert!(line("close combat fumble: falter").contains('+'), "{out}");
     assert!(out.contains("significant difference"), "{out}");
+    // The verdict opens the report, its numbers those of the figures.
+    let json: Value = serde_json::from_str(&run_ok(&[
+        "compare",
+        DUEL,
+        "--ruleset",
+        "rulesets/legend",
+        "--ruleset",
+        house.to_str().unwrap(),
+        "--fights",
+        "1000",
+        "--seed",
+        "1",
+        "--json",
+    ]))
+    .unwrap();
+    let comparison = &json.as_array().map_or(&json, |all| &all[0]);
+    let verdict = out[..out.find("win rate ").unwrap()].replace('\n', " ");
+    let same = format!(
+        "{} of 1,000 fights went exactly the same under both rulesets.",
+        comparison["same"]
+    );
+    assert!(verdict.contains(&same), "{same} in: {verdict}");
+    let rounds = &comparison["rounds"];
+    let mean = format!(
+        "(a mean of {:.1} rounds under A, {:.1} under B)",
+        rounds["before"].as_f64().unwrap(),
+        rounds["after"].as_f64().unwrap()
+    );
+    assert!(verdict.contains(&mean), "{mean} in: {verdict}");
+    let moved = comparison["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["significant"] == true)
+        .count();
+    assert!(moved >= 2);
+    assert!(
+        verdict.contains(&format!(
+            "{moved} other figures moved beyond chance (marked * below)."
+        )),
+        "{verdict}"
+    );
 }
 
 #[test]
@@ -183,6 +263,12 @@ fn compare_of_identical_rules_finds_nothing() {
     );
     assert!(!out.contains('*'), "{out}");
     assert!(out.contains("no differences"), "{out}");
+    assert!(
+        out.replace('\n', " ").contains(
+            "B's rules are the same as A's. Every one of the 300 fights went exactly the same under both rulesets."
+        ),
+        "{out}"
+    );
 }
 
 #[test]

@@ -46,6 +46,9 @@ pub struct PairedTally {
     pub rounds_after: BTreeMap<u32, u64>,
     pub rounds: Paired,
     pub figures: BTreeMap<FigureKey, Paired>,
+    /// Pairs of fights that came out the same under both rulesets, every figure and the
+    /// rounds alike.
+    pub same: u64,
 }
 
 impl Accumulate for PairedTally {
@@ -53,6 +56,9 @@ impl Accumulate for PairedTally {
 
     fn add(&mut self, (before, after): (FightFigures, FightFigures)) {
         self.fights += 1;
+        if before == after {
+            self.same += 1;
+        }
         *self.rounds_before.entry(before.rounds).or_insert(0) += 1;
         *self.rounds_after.entry(after.rounds).or_insert(0) += 1;
         self.rounds
@@ -67,6 +73,7 @@ impl Accumulate for PairedTally {
 
     fn merge(&mut self, other: PairedTally) {
         self.fights += other.fights;
+        self.same += other.same;
         for (rounds, count) in other.rounds_before {
             *self.rounds_before.entry(rounds).or_insert(0) += count;
         }
@@ -150,6 +157,8 @@ pub struct Comparison {
     pub before: String,
     pub after: String,
     pub fights: u64,
+    /// Fights that came out the same under both rulesets, every figure alike.
+    pub same: u64,
     /// Win rate of each side (a fraction of fights).
     pub wins: Vec<CompareLine>,
     pub rounds: CompareLine,
@@ -192,6 +201,7 @@ impl Comparison {
             before,
             after,
             fights: n,
+            same: tally.same,
             wins,
             rounds: CompareLine::new(Section::Rounds, "mean", &tally.rounds, n),
             rounds_before: RoundsLine::of(&tally.rounds_before),
@@ -246,6 +256,7 @@ impl Comparison {
             info.scenario, self.fights, info.seed
         );
         let _ = writeln!(out, "  A = {}\n  B = {}", self.before, self.after);
+        let _ = write!(out, "\n{}", super::verdict::of_comparison(self));
         let _ = writeln!(
             out,
             "\n{:<44} {:>9} {:>9} {:>9}  95% interval of B − A",

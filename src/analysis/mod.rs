@@ -12,3 +12,4 @@ pub mod run;
 pub mod simulate;
 pub mod snapshot;
 pub mod stats;
+pub mod verdict;

@@ -195,6 +195,7 @@ impl Report {
                 "{} ({}): {} fights, seed {}",
                 info.scenario, info.ruleset, self.fights, info.seed
             );
+            let _ = write!(out, "\n{}", super::verdict::of_report(self));
             self.render_wins(&mut out);
         }
         self.render_figures(&mut out);
