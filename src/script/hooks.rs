@@ -109,7 +109,7 @@ impl Hooks {
             HookArgument::Who(who) => Dynamic::from(*who as i64),
             HookArgument::Text(text) => Dynamic::from(text.clone()),
         }));
-        call_function(ruleset, &ruleset.scripts[*index], function, values)
+        call_function(fight, &ruleset.scripts[*index], function, values)
             .map(HookValue)
             .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, &error))
     }
@@ -150,21 +150,30 @@ impl Hooks {
     }
 }
 
-/// Call `function` of `script` with `args`, without running the script's top level again.
+/// Call `function` of `script` with `args` for `fight`, without running the script's top
+/// level again. Its operations count against the fight's `[limits] script_operations`:
+/// rhai limits each call alone, and a hook that runs just under that limit at every turn
+/// would make a fight last hours.
 pub fn call_function(
-    ruleset: &Ruleset,
+    fight: &FightHandle,
     script: &Script,
     function: &str,
     args: Vec<Dynamic>,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
+    fight.may_run_scripts()?;
     let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-    ruleset.engine.call_fn_with_options::<Dynamic>(
-        options,
-        &mut Scope::new(),
-        &script.ast,
-        function,
-        args,
-    )
+    let engine = &fight.ruleset().engine;
+    let (result, operations) = super::sandbox::counted(|| {
+        engine.call_fn_with_options::<Dynamic>(
+            options,
+            &mut Scope::new(),
+            &script.ast,
+            function,
+            args,
+        )
+    });
+    fight.count_script_operations(operations);
+    result
 }
 
 /// The innermost error of a chain of calls, with the module it happened in.
@@ -266,14 +275,14 @@ impl Chooser for TacticsChooser {
         let who = Dynamic::from(decision.who as i64);
         let result = if script.arities(&specific).contains(&3) {
             call_function(
-                ruleset,
+                fight,
                 script,
                 &specific,
                 vec![fight_value, who, options.into()],
             )
         } else if script.arities("choose").contains(&4) {
             call_function(
-                ruleset,
+                fight,
                 script,
                 "choose",
                 vec![
@@ -342,7 +351,7 @@ pub fn call_row_script(
     }
     let mut args = vec![Dynamic::from(context)];
     args.extend(call.args.iter().map(super::api::value_to_dynamic));
-    call_function(ruleset, script, &call.function, args)
+    call_function(fight, script, &call.function, args)
 }
 
 /// The exchange's part of a script's context map.
