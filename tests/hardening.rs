@@ -83,3 +83,131 @@ fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
     assert!((1..10).contains(&kept), "{kept} notes kept");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Fight a copy of runequest-srd whose `hook` is `wrong::FUNCTION`, written in
+/// `scripts/wrong.rhai` as `script`; the error printed.
+fn fight_with_hook(case: &str, hook: &str, script: &str) -> String {
+    let (dir, copy) = copy_of(case, "runequest-srd");
+    fs::write(copy.join("scripts/wrong.rhai"), script).unwrap();
+    edit(
+        &copy.join("ruleset.toml"),
+        &format!("{hook} = \"combat::{hook}\""),
+        &format!("{hook} = \"wrong::{hook}\""),
+    );
+    let (code, _, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(1), "{stderr}");
+    stderr
+}
+
+/// The diagnostic's first line, as one line however the report wrapped it.
+fn message(stderr: &str) -> String {
+    let first = stderr
+        .split("\n\n")
+        .nth(1)
+        .unwrap_or_default()
+        .split(" ╭─[")
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("  × ");
+    first
+        .lines()
+        .map(|line| line.trim_start_matches(['│', ' ']))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn an_actions_hook_returning_a_map_stops_the_fight_naming_the_hook_and_the_function() {
+    let stderr = fight_with_hook(
+        "hook-actions",
+        "actions",
+        "// How many actions: a map by mistake.\nfn actions(fight, who) {\n    #{ actions: 2 }\n}\n",
+    );
+    insta::with_settings!({ snapshot_path => "../snapshots/hardening", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("hook_actions_returns_a_map", stderr);
+    });
+}
+
+#[test]
+fn an_out_of_fight_hook_returning_nothing_or_a_text_stops_the_fight() {
+    let stderr = fight_with_hook(
+        "hook-out-nothing",
+        "out_of_fight",
+        "fn out_of_fight(fight, who) {\n    if fight.is_out(who) { true }\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 1): the hook `out_of_fight` returned nothing (`()`), but it should return `true` or `false`",
+        "{stderr}"
+    );
+    let stderr = fight_with_hook(
+        "hook-out-text",
+        "out_of_fight",
+        "fn out_of_fight(fight, who) {\n    \"no\"\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 1): the hook `out_of_fight` returned a text (`\"no\"`), but it should return `true` or `false`",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_choices_hook_returning_a_text_or_a_list_of_numbers_stops_the_fight() {
+    let stderr = fight_with_hook(
+        "hook-choices-text",
+        "choices",
+        "fn choices(fight, who) {\n    \"attack\"\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 1): the hook `choices` returned a text (`\"attack\"`), but it should return a list of names, such as [\"attack\", \"parry\"]",
+        "{stderr}"
+    );
+    let stderr = fight_with_hook(
+        "hook-choices-numbers",
+        "choices",
+        "fn choices(fight, who) {\n    [\"attack\", 2]\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 1): the hook `choices` returned a list holding a whole number (`2`), but it should return a list of names, such as [\"attack\", \"parry\"]",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_initiative_hook_returning_a_decimal_number_stops_the_fight() {
+    let stderr = fight_with_hook(
+        "hook-initiative",
+        "initiative",
+        "\n\nfn initiative(fight, who) {\n    12.5\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 3): the hook `initiative` returned a decimal number (`12.5`), but it should return a whole number",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_tactics_function_returning_a_number_stops_the_fight() {
+    let (dir, copy) = copy_of("tactics-number", "runequest-srd");
+    edit(
+        &copy.join("scripts/tactics.rhai"),
+        "fn choose_action(fight, who, options) {",
+        "fn choose_action(fight, who, options) {\n    return 0;",
+    );
+    let (code, _, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        message(&stderr).ends_with(
+            "the hook `tactics: action` returned a whole number (`0`), but it should return a text: the name of one of the options"
+        ),
+        "{stderr}"
+    );
+}

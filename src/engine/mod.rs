@@ -52,6 +52,11 @@ pub enum FightError {
     #[diagnostic(transparent)]
     Script(Box<ScriptFailure>),
 
+    /// A hook returned another type than the engine reads from it.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    WrongReturn(Box<crate::script::WrongReturn>),
+
     /// A rule of `combat.toml` that the fight cannot follow (what `check` cannot see,
     /// such as a table a script removed).
     #[error("combat.toml: {message}")]
@@ -446,7 +451,7 @@ impl FightHandle {
         message
     }
 
-    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue, FightError> {
+    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue<'_>, FightError> {
         let result = self.0.hooks.call(&self.0.ruleset, hook, self, args);
         if let Some(fatal) = self.core().fatal.take() {
             return Err(fatal);
@@ -636,7 +641,7 @@ impl FightHandle {
                         "interrupt",
                         &[HookArgument::Who(waiter), HookArgument::Who(who)],
                     )?
-                    .as_bool();
+                    .flag(self.ruleset())?;
             if first { &mut before } else { &mut after }.push(waiter);
         }
         for &waiter in &before {

@@ -32,25 +32,162 @@ pub struct ScriptFailure {
     pub message: String,
 }
 
-/// The value a hook returned, read as the engine needs it.
-pub struct HookValue(Dynamic);
+/// A hook's function returned another type than the engine reads from that hook (an
+/// `actions` hook returning a map, an `out_of_fight` hook returning nothing).
+#[derive(Debug, Error, Diagnostic)]
+#[error("{file}{line}: the hook `{hook}` returned {found}, but it should return {expected}")]
+#[diagnostic(
+    code(affray::script::wrong_return),
+    help(
+        "return {expected} from `{function}` on every path (an `if` without `else` gives nothing when it does not hold); rulesets/README.md, \"Hooks\", says what each hook returns"
+    )
+)]
+pub struct WrongReturn {
+    #[source_code]
+    src: Option<NamedSource<Arc<str>>>,
+    #[label("this function")]
+    span: Option<SourceSpan>,
+    pub hook: String,
+    function: String,
+    file: String,
+    line: String,
+    expected: &'static str,
+    found: String,
+}
 
-impl HookValue {
-    pub fn as_int(&self) -> i64 {
-        self.0.as_int().unwrap_or(0)
+impl From<WrongReturn> for FightError {
+    fn from(wrong: WrongReturn) -> Self {
+        FightError::WrongReturn(Box::new(wrong))
+    }
+}
+
+/// What a hook returned, with the function that returned it, to be read as the engine
+/// needs it: a value of another type stops the fight with a [`WrongReturn`].
+pub struct HookValue<'h> {
+    value: Dynamic,
+    hook: &'h str,
+    /// The script (an index of `Ruleset::scripts`) and function it came from; `None`
+    /// when the ruleset names no function for the hook.
+    function: Option<(usize, &'h str)>,
+}
+
+impl HookValue<'_> {
+    /// A whole number (`initiative`, `tie_break`, `actions`).
+    pub fn number(self, ruleset: &Ruleset) -> Result<i64, WrongReturn> {
+        match self.value.as_int() {
+            Ok(number) => Ok(number),
+            Err(_) if self.function.is_none() => Ok(0),
+            Err(_) => Err(self.wrong(ruleset, "a whole number")),
+        }
     }
 
-    pub fn as_bool(&self) -> bool {
-        self.0.as_bool().unwrap_or(false)
+    /// `true` or `false` (`out_of_fight`, `interrupt`).
+    pub fn flag(self, ruleset: &Ruleset) -> Result<bool, WrongReturn> {
+        match self.value.as_bool() {
+            Ok(flag) => Ok(flag),
+            Err(_) if self.function.is_none() => Ok(false),
+            Err(_) => Err(self.wrong(ruleset, "`true` or `false`")),
+        }
     }
 
-    pub fn as_strings(&self) -> Vec<String> {
-        self.0
-            .clone()
-            .try_cast::<Array>()
-            .map(|items| items.into_iter().map(|item| item.to_string()).collect())
-            .unwrap_or_default()
+    /// A list of names (`choices`): an array of texts.
+    pub fn names(self, ruleset: &Ruleset) -> Result<Vec<Name>, WrongReturn> {
+        const NAMES: &str = "a list of names, such as [\"attack\", \"parry\"]";
+        if self.function.is_none() {
+            return Ok(Vec::new());
+        }
+        let Some(items) = self.value.read_lock::<Array>() else {
+            return Err(self.wrong(ruleset, NAMES));
+        };
+        let mut names = Vec::with_capacity(items.len());
+        let mut other = None;
+        for item in items.iter() {
+            if let Ok(text) = item.as_immutable_string_ref() {
+                names.push(Name::new(text.as_str()));
+            } else {
+                other = Some(format!("a list holding {}", described(item)));
+                break;
+            }
+        }
+        drop(items);
+        match other {
+            Some(found) => Err(self.wrong_with(ruleset, NAMES, found)),
+            None => Ok(names),
+        }
     }
+
+    fn wrong(&self, ruleset: &Ruleset, expected: &'static str) -> WrongReturn {
+        self.wrong_with(ruleset, expected, described(&self.value))
+    }
+
+    fn wrong_with(&self, ruleset: &Ruleset, expected: &'static str, found: String) -> WrongReturn {
+        let (index, function) = self.function.unwrap_or((0, ""));
+        let script = &ruleset.scripts[index];
+        let arity = Hooks::KNOWN
+            .iter()
+            .find(|(hook, _)| *hook == self.hook)
+            .map(|(_, arity)| *arity);
+        wrong_return(script, self.hook, function, arity, expected, found)
+    }
+}
+
+/// A [`WrongReturn`] pointing at the first line of `function` (with `arity` parameters,
+/// when known) in `script`.
+fn wrong_return(
+    script: &Script,
+    hook: &str,
+    function: &str,
+    arity: Option<usize>,
+    expected: &'static str,
+    found: String,
+) -> WrongReturn {
+    let text = script.file.text();
+    let span = super::layout::functions_in(text)
+        .into_iter()
+        .find(|f| f.name == function && arity.is_none_or(|arity| f.arity == arity))
+        .map(|f| {
+            // `fn name(a, b)`: the function's first line, not its whole body.
+            let header = &text[f.span.start..f.span.end];
+            let end = header.find(['{', '\n']).unwrap_or(header.len());
+            Span::new(f.span.start, f.span.start + header[..end].trim_end().len())
+        });
+    WrongReturn {
+        src: span.map(|_| script.file.named()),
+        span: span.map(Into::into),
+        hook: hook.to_string(),
+        function: format!("{}::{function}", script.module),
+        file: script.file.name().to_string(),
+        line: span.map_or(String::new(), |span| {
+            format!(" (line {})", script.file.line_of(span.start))
+        }),
+        expected,
+        found,
+    }
+}
+
+/// A value as a message names it: its kind, and what it is, cut short.
+fn described(value: &Dynamic) -> String {
+    let kind = if value.is_unit() {
+        return "nothing (`()`)".to_string();
+    } else if value.is_int() {
+        "a whole number"
+    } else if value.is_bool() {
+        "a true/false value"
+    } else if value.is_string() {
+        "a text"
+    } else if value.is_array() {
+        "a list"
+    } else if value.is_map() {
+        "a map"
+    } else if value.is::<rhai::FLOAT>() {
+        "a decimal number"
+    } else {
+        "a value"
+    };
+    format!(
+        "{kind} (`{}`)",
+        crate::source::excerpt(&format!("{value:?}"))
+    )
 }
 
 /// The hooks a ruleset names, resolved to script functions.
@@ -94,15 +231,19 @@ impl Hooks {
         self.by_hook.contains_key(hook)
     }
 
-    pub fn call(
-        &self,
+    pub fn call<'h>(
+        &'h self,
         ruleset: &Ruleset,
-        hook: &str,
+        hook: &'h str,
         fight: &FightHandle,
         args: &[HookArgument],
-    ) -> Result<HookValue, ScriptFailure> {
+    ) -> Result<HookValue<'h>, ScriptFailure> {
         let Some((index, function)) = self.by_hook.get(hook) else {
-            return Ok(HookValue(Dynamic::UNIT));
+            return Ok(HookValue {
+                value: Dynamic::UNIT,
+                hook,
+                function: None,
+            });
         };
         let mut values = vec![Dynamic::from(fight.clone())];
         values.extend(args.iter().map(|arg| match arg {
@@ -110,7 +251,11 @@ impl Hooks {
             HookArgument::Text(text) => Dynamic::from(text.clone()),
         }));
         call_function(fight, &ruleset.scripts[*index], function, values)
-            .map(HookValue)
+            .map(|value| HookValue {
+                value,
+                hook,
+                function: Some((*index, function.as_str())),
+            })
             .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, &error))
     }
 }
@@ -273,7 +418,12 @@ impl Chooser for TacticsChooser {
         let specific = format!("choose_{}", decision.name);
         let fight_value = Dynamic::from(fight.clone());
         let who = Dynamic::from(decision.who as i64);
-        let result = if script.arities(&specific).contains(&3) {
+        let (function, arity) = if script.arities(&specific).contains(&3) {
+            (specific.as_str(), 3)
+        } else {
+            ("choose", 4)
+        };
+        let result = if arity == 3 {
             call_function(
                 fight,
                 script,
@@ -296,9 +446,21 @@ impl Chooser for TacticsChooser {
             return Ok((decision.options[0], "first option"));
         };
         let hook = format!("tactics: {}", decision.name);
-        let chosen = result
-            .map_err(|error| failure(ruleset, script, &hook, &error))?
-            .to_string();
+        let chosen = result.map_err(|error| failure(ruleset, script, &hook, &error))?;
+        let Some(chosen) = chosen
+            .read_lock::<rhai::ImmutableString>()
+            .map(|c| c.to_string())
+        else {
+            return Err(wrong_return(
+                script,
+                &hook,
+                function,
+                Some(arity),
+                "a text: the name of one of the options",
+                described(&chosen),
+            )
+            .into());
+        };
         if let Some(offered) = decision.options.iter().find(|o| **o == chosen) {
             Ok((*offered, "tactics"))
         } else {
