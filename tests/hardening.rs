@@ -211,3 +211,83 @@ fn a_tactics_function_returning_a_number_stops_the_fight() {
         "{stderr}"
     );
 }
+
+/// Fight a copy of runequest-srd whose `setup` hook first runs `code` (with `fight` and
+/// `who`); exit code, log and error.
+fn fight_with_setup(case: &str, code: &str) -> (Option<i32>, String, String) {
+    let (dir, copy) = copy_of(case, "runequest-srd");
+    edit(
+        &copy.join("scripts/combat.rhai"),
+        "fn setup(fight, who) {",
+        &format!("fn setup(fight, who) {{\n    if who == 0 {{ {code} }}"),
+    );
+    let result = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
+    let _ = fs::remove_dir_all(&dir);
+    result
+}
+
+#[test]
+fn damage_as_large_as_a_number_goes_twice_leaves_the_fewest_hit_points_not_a_wrap() {
+    let (code, stdout, stderr) = fight_with_setup(
+        "damage-max",
+        r#"fight.damage(0, "head", 9223372036854775807);
+           fight.log("head: " + fight.damage(0, "head", 9223372036854775807));"#,
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("head: -9223372036854775808"), "{stdout}");
+}
+
+#[test]
+fn negative_damage_lost_actions_and_hit_points_are_script_errors_naming_the_function() {
+    let cases = [
+        (
+            r#"fight.damage(0, "head", -1000000000);"#,
+            "fight.damage: the amount of damage must be 0 or more, not -1000000000",
+        ),
+        (
+            "fight.lose_actions(0, -1000);",
+            "fight.lose_actions: the actions lost must be 0 or more, not -1000",
+        ),
+        (
+            r#"fight.set_max_hit_points(0, "head", -5);"#,
+            "fight.set_max_hit_points: the hit points must be 0 or more, not -5",
+        ),
+        (
+            r#"fight.set_condition(0, "prone", -3, "rounds");"#,
+            "fight.set_condition: a duration must be 0 or more, not -3",
+        ),
+        (
+            r#"fight.roll_maximised(0, "2D8", -1, "damage");"#,
+            "fight.roll_maximised: the dice maximised must be 0 or more, not -1",
+        ),
+        (
+            r#"fight.heal(0, "head", -2);"#,
+            "fight.heal: the amount healed must be 0 or more, not -2",
+        ),
+    ];
+    for (call, expected) in cases {
+        let (code, _, stderr) = fight_with_setup("negative", call);
+        assert_eq!(code, Some(1), "{call}: {stderr}");
+        assert_eq!(
+            message(&stderr),
+            format!("runequest-srd/scripts/combat.rhai (line 10): {expected}"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_roll_table_adjustment_as_large_as_a_number_goes_reads_the_last_row() {
+    let (code, stdout, stderr) = fight_with_setup(
+        "adjustment-max",
+        r#"let high = fight.roll_table(0, "humanoid_hit_location", 9223372036854775807);
+           let low = fight.roll_table(0, "humanoid_hit_location", -9223372036854775807 - 1);
+           fight.log("rows: " + high.row + " " + high.result + ", " + low.row + " " + low.result);"#,
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        // The lowest adjustment plus the die: still far below the first row.
+        stdout.contains("rows: head 9223372036854775807, right_leg -92233720368547757"),
+        "{stdout}"
+    );
+}

@@ -99,7 +99,8 @@ fn roll_at_depth<'t>(
         });
     };
     too_deep(table, depth)?;
-    let result = roll_die(table, roll_table, dice)? + adjustment;
+    // An adjustment as large as a number goes reads the last row, never wraps to the first.
+    let result = roll_die(table, roll_table, dice)?.saturating_add(adjustment);
     resolve_at_depth(table, roll_table, find, dice, depth, result)
 }
 

@@ -64,7 +64,7 @@ impl FightHandle {
             Some(modifier) => self.evaluate(who, "initiative", |env| env.number_of(modifier))?,
             None => 0,
         };
-        Ok(rolled + modifier)
+        Ok(rolled.saturating_add(modifier))
     }
 
     /// `who` at the start of the fight: what it holds in hand (`[hands]`), then the
