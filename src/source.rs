@@ -92,6 +92,17 @@ pub fn excerpt(text: &str) -> String {
     out
 }
 
+/// A library's message about a user's file (TOML's, which quotes a key or a value),
+/// with every word longer than [`EXCERPT_CHARS`] cut as [`excerpt`] cuts it; its lines
+/// are kept.
+pub fn shorten(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|line| line.split(' ').map(excerpt).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
@@ -191,5 +202,12 @@ mod tests {
         assert_eq!(excerpt("\u{1b}[31mRed\nline"), "\\u{1b}[31mRed\\nline");
         let long = "a".repeat(5_000_000);
         assert_eq!(excerpt(&long), format!("{}…", "a".repeat(EXCERPT_CHARS)));
+        assert_eq!(
+            shorten(&format!("unknown key `{long}`\nexpected `a`")),
+            format!(
+                "unknown key `{}…\nexpected `a`",
+                "a".repeat(EXCERPT_CHARS - 1)
+            )
+        );
     }
 }

@@ -291,3 +291,101 @@ fn a_roll_table_adjustment_as_large_as_a_number_goes_reads_the_last_row() {
         "{stdout}"
     );
 }
+
+/// A ruleset of one table file, `tables`, in a scratch folder; `affray check` on it: the
+/// exit code and the report.
+fn check_table_file(case: &str, tables: &str) -> (Option<i32>, String) {
+    let dir = scratch(case);
+    let ruleset = dir.join("generated");
+    fs::create_dir_all(ruleset.join("tables")).unwrap();
+    fs::write(
+        ruleset.join("ruleset.toml"),
+        "name = \"generated\"\ntitle = \"A generated table\"\nsuccess_levels = [\"success\", \"failure\"]\n",
+    )
+    .unwrap();
+    fs::write(ruleset.join("tables/big.tables"), tables).unwrap();
+    let output = affray(&dir, &["check", "generated"]);
+    let _ = fs::remove_dir_all(&dir);
+    (output.status.code(), text(&output.stderr))
+}
+
+#[test]
+fn a_mistake_at_the_end_of_a_line_of_megabytes_gives_a_short_report() {
+    // Before: the whole line was printed, and past column 65,535 miette panicked.
+    let long = "a".repeat(3_000_000);
+    let (code, stderr) =
+        check_table_file("long-line", &format!("table x roll 1d6 {{ 1 {long}! }}"));
+    assert_eq!(code, Some(1), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The real line and column, the caret under the `!`, a window of the line round it.
+    assert!(
+        stderr.contains("[generated/tables/big.tables:1:3000022]"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(" 1 │ {}! }}\n", "a".repeat(80))),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_token_of_megabytes_is_echoed_cut_short() {
+    // Before: the token was echoed whole, in the message and in the line: twice the file.
+    let long = "a".repeat(3_000_000);
+    let (code, stderr) = check_table_file("long-token", &format!("table x roll 1d6 {{ {long} }}"));
+    assert_eq!(code, Some(1), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+    assert!(
+        stderr.contains(&format!(
+            "expected a whole number, found `{}…`",
+            "a".repeat(60)
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_misspelt_name_of_megabytes_is_echoed_cut_short() {
+    let long = "b".repeat(1_000_000);
+    let (code, stderr) = check_table_file(
+        "long-name",
+        &format!(
+            "table hit_location roll 1d6 {{ 1-6 body }}\ntable x roll 1d6 {{ 1-6 a => roll {long} }}\n"
+        ),
+    );
+    assert_eq!(code, Some(1), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+    assert!(
+        stderr.contains(&format!("unknown table `{}…`", "b".repeat(60))),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_game_masters_answer_of_megabytes_is_echoed_cut_short() {
+    let dir = scratch("long-answer");
+    let duel = root().join("rulesets/legend/scenarios/sword_and_shield_duel.toml");
+    let answer = "7".repeat(5_000_000);
+    let output = common::affray_with_input(
+        &dir,
+        &[
+            "fight",
+            duel.to_str().unwrap(),
+            "--interactive",
+            "--state",
+            "duel.fight.json",
+        ],
+        &format!("{answer}\nquit\n"),
+    );
+    let _ = fs::remove_dir_all(&dir);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // Before: the answer was printed twice, 10 MB.
+    assert!(stdout.len() < 10_000, "{} bytes", stdout.len());
+    assert!(
+        stdout.contains(&format!("`{}…` is not a number", "7".repeat(60))),
+        "{}",
+        &stdout[..stdout.len().min(3000)]
+    );
+}

@@ -8,7 +8,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
 use thiserror::Error;
 
 use crate::names::suggest;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, excerpt};
 
 #[derive(Debug, Error, Diagnostic)]
 pub enum RulesetProblem {
@@ -211,7 +211,8 @@ impl UnknownName {
         UnknownName {
             code,
             kind,
-            name: name.to_string(),
+            // Echoed in the message and compared for "did you mean": cut short.
+            name: excerpt(name),
             src: file.named(),
             span,
             known_from: known_from.into(),
@@ -233,16 +234,15 @@ impl Diagnostic for UnknownName {
                 self.known_from
             )));
         }
-        let known = {
-            format!(
-                "{} {}: {}",
-                plural(self.kind),
-                self.known_from,
-                self.known.join(", ")
-            )
-        };
+        let names: Vec<String> = self.known.iter().map(|name| excerpt(name)).collect();
+        let known = format!(
+            "{} {}: {}",
+            plural(self.kind),
+            self.known_from,
+            names.join(", ")
+        );
         Some(Box::new(match suggest(&self.name, &self.known) {
-            Some(close) => format!("did you mean `{close}`? The {known}"),
+            Some(close) => format!("did you mean `{}`? The {known}", excerpt(close)),
             None => format!("the {known}"),
         }))
     }

@@ -235,7 +235,7 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
                     },
                 ),
                 None => (
-                    message.lines().next().unwrap_or_default().to_string(),
+                    crate::source::shorten(message.lines().next().unwrap_or_default()),
                     format!(
                         "{} is TOML; rulesets/README.md lists every key it may hold",
                         file.name().rsplit('/').next().unwrap_or_default()
@@ -248,7 +248,12 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
                     span: error.span().map(|range| Span::from(range).into()),
                     file: file.name().to_string(),
                     label,
-                    message: message.replacen("unknown field", "unknown key", 1),
+                    // TOML quotes the key or value: cut, for a file of one long line.
+                    message: crate::source::shorten(&message.replacen(
+                        "unknown field",
+                        "unknown key",
+                        1,
+                    )),
                     help,
                 }
                 .into(),

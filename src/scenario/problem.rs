@@ -58,6 +58,28 @@ pub enum ScenarioProblem {
         name: String,
     },
 
+    /// `name = ""`, `name = "\u001b[31mRed"`, `side = "a\nb"`: what the log prints on
+    /// every line must be printable.
+    #[error("a combatant's {what} {shown}{reason}")]
+    #[diagnostic(
+        code(affray::scenario::unprintable),
+        help(
+            "names and sides are printed in every line of the log: write them with letters, digits, spaces and punctuation"
+        )
+    )]
+    Unprintable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: &'static str,
+        what: &'static str,
+        /// The text as a message may show it (cut, escapes written out), quoted; empty
+        /// for an empty one.
+        shown: String,
+        reason: &'static str,
+    },
+
     /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
     #[error("the {what} `{name}` has a value of the wrong kind")]
     #[diagnostic(code(affray::scenario::wrong_type), help("expected {expected}"))]

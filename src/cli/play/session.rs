@@ -13,6 +13,7 @@ use affray::engine::{Chooser, Decision, FightError, FightHandle, FightObserver, 
 use affray::log::{Event, render_text};
 use affray::names::{self, Name};
 use affray::script::TacticsChooser;
+use affray::source::excerpt;
 
 use super::dial::{Dials, Level};
 use super::prompt::{Answer, HELP, Terminal};
@@ -325,7 +326,8 @@ impl Session {
                         "  {value} cannot be rolled on a 1D{sides}: enter 1 to {sides}"
                     )),
                     Err(_) => self.say(&format!(
-                        "  `{text}` is not a number: enter the value rolled, 1 to {sides}, or r to roll; ? for help"
+                        "  `{}` is not a number: enter the value rolled, 1 to {sides}, or r to roll; ? for help",
+                        excerpt(text)
                     )),
                 },
             }
@@ -517,7 +519,8 @@ impl Session {
             match options.iter().find(|o| names::typed_as(o, &text)) {
                 Some(option) => return Ok((*option, "GM")),
                 None => self.say(&format!(
-                    "  `{text}` is not one of the options: a number from 1 to {}, or a name as listed",
+                    "  `{}` is not one of the options: a number from 1 to {}, or a name as listed",
+                    excerpt(&text),
                     options.len()
                 )),
             }
