@@ -389,3 +389,92 @@ fn a_game_masters_answer_of_megabytes_is_echoed_cut_short() {
         &stdout[..stdout.len().min(3000)]
     );
 }
+
+#[test]
+fn a_hook_that_loops_or_recurses_forever_names_the_limit_the_hook_and_its_function() {
+    // Before: "combat.rhai: Too many operations", with no line, no limit, no function.
+    let stderr = fight_with_hook(
+        "hook-loops",
+        "actions",
+        "fn actions(fight, who) {\n    let n = 0;\n    loop { n += 1; }\n}\n",
+    );
+    assert!(stderr.starts_with("affray::script::runaway"), "{stderr}");
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 1): `wrong::actions`, called for `actions`, ran more than 1000000 operations in one call (the most one call may run): does it loop forever?",
+        "{stderr}"
+    );
+    // Before: "Stack overflow".
+    let stderr = fight_with_hook(
+        "hook-recurses",
+        "actions",
+        "fn deeper(n) { deeper(n + 1) }\n\nfn actions(fight, who) {\n    deeper(0)\n}\n",
+    );
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/wrong.rhai (line 3): `wrong::actions`, called for `actions`, nested its calls more than 64 deep (the most calls may nest): does a function call itself without end?",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn reading_a_dice_statistic_as_a_number_names_the_functions_that_roll_it() {
+    // Before, the message named `fight.roll_statistic`, which does not exist.
+    let (code, _, stderr) = fight_with_setup(
+        "dice-statistic",
+        r#"fight.statistic(0, "damage_modifier");"#,
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        message(&stderr),
+        "runequest-srd/scripts/combat.rhai (line 10): the statistic `damage_modifier` is dice (1D2): roll it with fight.roll(who, fight.statistic_dice(who, \"damage_modifier\"), purpose)",
+        "{stderr}"
+    );
+}
+
+/// `affray fight DUEL --interactive` with `args` after it and `input` typed in: exit
+/// code, stdout, stderr.
+fn play(case: &str, args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let dir = scratch(case);
+    let duel = root().join("rulesets/legend/scenarios/sword_and_shield_duel.toml");
+    let duel = duel.to_str().unwrap();
+    let mut all = vec!["fight", duel, "--interactive", "--state", "duel.fight.json"];
+    all.extend(args);
+    let output = common::affray_with_input(&dir, &all, input);
+    let _ = fs::remove_dir_all(&dir);
+    (
+        output.status.code(),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
+#[test]
+fn a_misspelt_combatant_or_step_in_a_dial_is_refused_with_the_name_meant() {
+    // Before: accepted, and it dialled nothing.
+    let (code, _, stderr) = play("dial-combatant", &["--dial", "Brannok:dice=auto"], "quit\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--dial Brannok:dice=auto: `Brannok` is no combatant of this fight")
+            && stderr.contains("help: did you mean `Brannoc`? The combatants: Brannoc, Ysolde"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = play("dial-step", &["--dial", "manouvre=auto"], "quit\n");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--dial manouvre=auto: `manouvre` is no step of this fight")
+            && stderr.contains("did you mean `manoeuvre`?"),
+        "{stderr}"
+    );
+    // A step no list holds, far from every known one, is kept: a script may ask a
+    // decision by a name it works out.
+    let (code, _, stderr) = play("dial-other", &["--dial", "haggle=auto"], "quit\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    // At the table too.
+    let (code, stdout, stderr) = play("dial-typed", &[], "dial Ysolde:manouvre=auto\nquit\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("`manouvre` is no step of this fight; did you mean `manoeuvre`?"),
+        "{stdout}"
+    );
+}

@@ -481,7 +481,7 @@ impl FightHandle {
             combatants,
         });
         self.set_up_all()?;
-        let max_rounds = ruleset.settings.sequence.max_rounds;
+        let max_rounds = *ruleset.settings.sequence.max_rounds.get_ref();
         for round in 1..=max_rounds {
             self.core().round = round;
             self.emit(Event::RoundStarted { round });

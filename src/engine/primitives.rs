@@ -146,7 +146,7 @@ impl FightHandle {
             Some(Statistic::Number(n)) => Ok(*n),
             Some(Statistic::Dice(dice)) => dice.as_constant().ok_or_else(|| {
                 format!(
-                    "the statistic `{name}` is dice ({dice}): roll it with fight.roll_statistic"
+                    "the statistic `{name}` is dice ({dice}): roll it with fight.roll(who, fight.statistic_dice(who, \"{name}\"), purpose)"
                 )
             }),
             Some(Statistic::Text(text)) => text

@@ -124,6 +124,24 @@ pub enum RulesetProblem {
         kind: &'static str,
     },
 
+    /// `table a ... { 1-3 x => roll b }` and `table b ... { 1 y => roll a }`: rolling
+    /// may come round the loop until it is stopped.
+    #[error("tables roll each other in a loop: {cycle}")]
+    #[diagnostic(
+        code(affray::table::roll_cycle),
+        help(
+            "a roll goes at most {} tables deep, so a fight whose dice come round this loop that often stops with an error; let a row of the loop roll a table outside it, or write `reroll N times ignoring ...` to roll the same table again",
+            crate::tables::MAX_DEPTH
+        )
+    )]
+    RollCycle {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this roll closes the loop")]
+        span: SourceSpan,
+        cycle: String,
+    },
+
     /// `act = "combat::act"` where `act` takes two parameters instead of three.
     #[error(
         "the hook `{hook}` is called with {expected} arguments, but `{function}` takes {defined}"

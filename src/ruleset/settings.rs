@@ -74,16 +74,23 @@ pub struct Sequence {
     /// round is one pass (false).
     #[serde(default = "yes")]
     pub cycle: bool,
-    /// A fight still undecided after so many rounds ends with no winner.
+    /// A fight still undecided after so many rounds ends with no winner: 1 to
+    /// [`Sequence::MOST_ROUNDS`].
     #[serde(default = "hundred")]
-    pub max_rounds: u32,
+    pub max_rounds: Spanned<u32>,
+}
+
+impl Sequence {
+    /// The most `max_rounds` may be. A round in which nobody acts takes no turn, so the
+    /// turn limit alone would not end a fight of four billion empty rounds.
+    pub const MOST_ROUNDS: u32 = 10_000;
 }
 
 impl Default for Sequence {
     fn default() -> Self {
         Sequence {
             cycle: true,
-            max_rounds: 100,
+            max_rounds: hundred(),
         }
     }
 }
@@ -150,8 +157,8 @@ fn yes() -> bool {
     true
 }
 
-fn hundred() -> u32 {
-    100
+fn hundred() -> Spanned<u32> {
+    Spanned::new(0..0, 100)
 }
 
 /// The domains a matrix axis may be bound to with `by <domain>`.

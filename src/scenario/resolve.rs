@@ -187,6 +187,24 @@ pub(super) fn resolve(
         .map(|c: &CombatantSpec| c.name.to_string())
         .collect();
     for entry in &decoded.combatants {
+        let own: Vec<String> = match &entry.count {
+            None => vec![entry.name.get_ref().clone()],
+            Some(count) => (1..=*count.get_ref())
+                .map(|n| format!("{} {n}", entry.name.get_ref()))
+                .collect(),
+        };
+        for engaged in &entry.engaged {
+            if own.contains(engaged.get_ref()) {
+                check.problems.push(
+                    ScenarioProblem::EngagedWithItself {
+                        src: file.named(),
+                        span: inside(engaged).into(),
+                        name: crate::source::excerpt(engaged.get_ref()),
+                    }
+                    .into(),
+                );
+            }
+        }
         check.names(
             &entry.engaged,
             &names,
@@ -471,6 +489,19 @@ impl Check<'_> {
         let mut hit_points = IndexMap::new();
         for (location, value) in &entry.hit_points {
             let span = key_span(self.file, location);
+            // A location with none left is out of the fight before it starts.
+            if *value <= 0 {
+                self.problems.push(
+                    ScenarioProblem::HitPoints {
+                        src: self.file.named(),
+                        span: span.into(),
+                        location: crate::source::excerpt(location.get_ref()),
+                        value: *value,
+                    }
+                    .into(),
+                );
+                continue;
+            }
             // `total`: one pool of hit points beside the hit locations (systems whose
             // locations only decide armour and effects).
             if location.get_ref() == "total"

@@ -9,7 +9,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
 use thiserror::Error;
 
-use super::{Script, span_of};
+use super::{Limits, Script, is_runaway, span_of};
 use crate::engine::pipeline::ExchangeContext;
 use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
 use crate::names::Name;
@@ -17,19 +17,58 @@ use crate::ruleset::Ruleset;
 use crate::source::Span;
 
 /// A rhai error while a fight ran.
-#[derive(Debug, Error, Diagnostic)]
+#[derive(Debug, Error)]
 #[error("{message}")]
-#[diagnostic(
-    code(affray::script::failed),
-    help("the fight stopped while running the hook `{hook}`; fix the script and run again")
-)]
 pub struct ScriptFailure {
-    #[source_code]
     src: Option<NamedSource<Arc<str>>>,
-    #[label("here")]
     span: Option<SourceSpan>,
     pub hook: String,
     pub message: String,
+    /// The sandbox stopped it (a limit of one call); the span is then the function the
+    /// hook called, since rhai keeps no place for such an error.
+    runaway: bool,
+}
+
+impl Diagnostic for ScriptFailure {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(if self.runaway {
+            "affray::script::runaway"
+        } else {
+            "affray::script::failed"
+        }))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(if self.runaway {
+            format!(
+                "the fight stopped while running the hook `{}`: scripts run under a limit of {} operations a call and {} nested calls; look for a loop that never ends or a function that calls itself",
+                self.hook,
+                Limits::OPERATIONS,
+                Limits::CALL_LEVELS
+            )
+        } else {
+            format!(
+                "the fight stopped while running the hook `{}`; fix the script and run again",
+                self.hook
+            )
+        }))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|src| src as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let label = if self.runaway {
+            "in this function"
+        } else {
+            "here"
+        };
+        let span = self.span?;
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_with_span(Some(label.to_string()), span),
+        )))
+    }
 }
 
 /// A hook's function returned another type than the engine reads from that hook (an
@@ -141,16 +180,7 @@ fn wrong_return(
     expected: &'static str,
     found: String,
 ) -> WrongReturn {
-    let text = script.file.text();
-    let span = super::layout::functions_in(text)
-        .into_iter()
-        .find(|f| f.name == function && arity.is_none_or(|arity| f.arity == arity))
-        .map(|f| {
-            // `fn name(a, b)`: the function's first line, not its whole body.
-            let header = &text[f.span.start..f.span.end];
-            let end = header.find(['{', '\n']).unwrap_or(header.len());
-            Span::new(f.span.start, f.span.start + header[..end].trim_end().len())
-        });
+    let span = function_header(script, function, arity);
     WrongReturn {
         src: span.map(|_| script.file.named()),
         span: span.map(Into::into),
@@ -163,6 +193,20 @@ fn wrong_return(
         expected,
         found,
     }
+}
+
+/// Where `function` (with `arity` parameters, when known) is written in `script`: its
+/// first line, `fn name(a, b)`, not its whole body.
+fn function_header(script: &Script, function: &str, arity: Option<usize>) -> Option<Span> {
+    let text = script.file.text();
+    super::layout::functions_in(text)
+        .into_iter()
+        .find(|f| f.name == function && arity.is_none_or(|arity| f.arity == arity))
+        .map(|f| {
+            let header = &text[f.span.start..f.span.end];
+            let end = header.find(['{', '\n']).unwrap_or(header.len());
+            Span::new(f.span.start, f.span.start + header[..end].trim_end().len())
+        })
 }
 
 /// A value as a message names it: its kind, and what it is, cut short.
@@ -256,7 +300,7 @@ impl Hooks {
                 hook,
                 function: Some((*index, function.as_str())),
             })
-            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, &error))
+            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, function, &error))
     }
 }
 
@@ -282,6 +326,7 @@ impl Hooks {
                         ruleset,
                         script,
                         &format!("{}::{}", call.module, call.function),
+                        &call.function,
                         &error,
                     ),
                     None => ScriptFailure {
@@ -289,6 +334,7 @@ impl Hooks {
                         span: None,
                         hook: format!("{}::{}", call.module, call.function),
                         message: error.to_string(),
+                        runaway: false,
                     },
                 }
             })
@@ -347,13 +393,18 @@ fn innermost(error: &EvalAltResult) -> (Option<String>, Position, String) {
     }
 }
 
+/// A rhai error of `function` of `hook_script`, called for `hook`, as a diagnostic.
 fn failure(
     ruleset: &Ruleset,
     hook_script: &Script,
     hook: &str,
+    function: &str,
     error: &EvalAltResult,
 ) -> ScriptFailure {
     let (source, position, message) = innermost(error);
+    if is_runaway(error.unwrap_inner()) {
+        return runaway(hook_script, hook, function, error.unwrap_inner());
+    }
     let script = source
         .and_then(|module| ruleset.scripts.iter().find(|s| s.module == module))
         .unwrap_or(hook_script);
@@ -367,6 +418,37 @@ fn failure(
         span: located.map(|span: Span| span.into()),
         hook: hook.to_string(),
         message: format!("{}{line}: {message}", script.file.name()),
+        runaway: false,
+    }
+}
+
+/// A call the sandbox stopped at one of its limits. rhai gives such an error the place
+/// of the call from outside, which is none: the report points at the function called.
+fn runaway(script: &Script, hook: &str, function: &str, error: &EvalAltResult) -> ScriptFailure {
+    let span = function_header(script, function, None);
+    let line = span.map_or(String::new(), |span| {
+        format!(" (line {})", script.file.line_of(span.start))
+    });
+    let what = match error {
+        EvalAltResult::ErrorStackOverflow(_) => format!(
+            "nested its calls more than {} deep (the most calls may nest): does a function call itself without end?",
+            Limits::CALL_LEVELS
+        ),
+        _ => format!(
+            "ran more than {} operations in one call (the most one call may run): does it loop forever?",
+            Limits::OPERATIONS
+        ),
+    };
+    ScriptFailure {
+        src: span.map(|_| script.file.named()),
+        span: span.map(Into::into),
+        hook: hook.to_string(),
+        message: format!(
+            "{}{line}: `{}::{function}`, called for `{hook}`, {what}",
+            script.file.name(),
+            script.module
+        ),
+        runaway: true,
     }
 }
 
@@ -446,7 +528,7 @@ impl Chooser for TacticsChooser {
             return Ok((decision.options[0], "first option"));
         };
         let hook = format!("tactics: {}", decision.name);
-        let chosen = result.map_err(|error| failure(ruleset, script, &hook, &error))?;
+        let chosen = result.map_err(|error| failure(ruleset, script, &hook, function, &error))?;
         let Some(chosen) = chosen
             .read_lock::<rhai::ImmutableString>()
             .map(|c| c.to_string())
@@ -468,9 +550,11 @@ impl Chooser for TacticsChooser {
                 src: None,
                 span: None,
                 hook,
+                runaway: false,
                 message: format!(
-                    "{} chose `{chosen}` for {}'s {}, which is not one of: {}",
+                    "{} chose `{}` for {}'s {}, which is not one of: {}",
                     script.file.name(),
+                    crate::source::excerpt(&chosen),
                     decision.who_name,
                     decision.name,
                     crate::names::join(&decision.options, ", ")

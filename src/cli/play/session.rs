@@ -15,7 +15,7 @@ use affray::names::{self, Name};
 use affray::script::TacticsChooser;
 use affray::source::excerpt;
 
-use super::dial::{Dials, Level};
+use super::dial::{Dials, Known, Level};
 use super::prompt::{Answer, HELP, Terminal};
 use super::record::{Input, Record};
 use super::status;
@@ -367,10 +367,16 @@ impl Session {
                 let lines = self.fight.as_ref().map(status::view).unwrap_or_default();
                 self.say(&lines.join("\n"));
             }
-            Answer::Dial(setting) => match self.dials.set(&setting) {
-                Ok(()) => self.say(&format!("  dial: {setting}")),
-                Err(reason) => self.say(&format!("  {reason}")),
-            },
+            Answer::Dial(setting) => {
+                let known = self
+                    .fight
+                    .as_ref()
+                    .map(|fight| Known::new(fight.ruleset(), self.names.clone()));
+                match self.dials.set(&setting, known.as_ref()) {
+                    Ok(()) => self.say(&format!("  dial: {}", excerpt(&setting))),
+                    Err(reason) => self.say(&format!("  {reason}")),
+                }
+            }
             Answer::Undo => {
                 if self.record.resolved.is_empty() {
                     self.say("  nothing to undo yet: no action has been resolved");
