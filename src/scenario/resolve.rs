@@ -566,8 +566,24 @@ impl Check<'_> {
     ) -> Option<Statistic> {
         match (kind, value.get_ref()) {
             (StatisticKind::Number, toml::Value::Integer(n)) => Some(Statistic::Number(*n)),
-            (StatisticKind::Dice, toml::Value::Integer(n)) => {
+            // A constant as dice holds no more than a written one may (it was cut to 32
+            // bits: 5000000000 became 705032704).
+            (StatisticKind::Dice, toml::Value::Integer(n))
+                if n.unsigned_abs() <= u64::from(crate::dice::Limits::MAX_CONSTANT) =>
+            {
                 Some(Statistic::Dice(crate::dice::DiceExpr::constant(*n)))
+            }
+            (StatisticKind::Dice, toml::Value::Integer(_)) => {
+                self.wrong_type(
+                    value,
+                    name,
+                    "statistic",
+                    &format!(
+                        "dice, or a whole number from -{0} to {0}",
+                        crate::dice::Limits::MAX_CONSTANT
+                    ),
+                );
+                None
             }
             (StatisticKind::Dice, toml::Value::String(text)) => {
                 // A damage bonus is printed "+1D2": the plus sign is the book's, not the dice's.
