@@ -61,6 +61,29 @@ fn a_hook_running_just_under_its_own_limit_every_turn_stops_at_the_fights_budget
 }
 
 #[test]
+fn the_budget_of_script_operations_is_each_fights_own_on_any_number_of_threads() {
+    // The largest of these fights runs under 300,000 operations, and 200 of them over
+    // 30 million: a count shared between fights or threads would stop the run.
+    let (dir, copy) = copy_of("script-budget-threads", "runequest-srd");
+    append_settings(&copy, "[limits]\nscript_operations = 600000");
+    let output = affray(
+        &dir,
+        &[
+            "simulate",
+            "runequest-srd/scenarios/sword_and_shield_duel.toml",
+            "--fights",
+            "200",
+            "--seed",
+            "1",
+            "--threads",
+            "2",
+        ],
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
 fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
     let (dir, copy) = copy_of("log-bytes", "runequest-srd");
     let note = "x".repeat(5_000);
