@@ -226,10 +226,19 @@ pub fn typed_as(name: &str, typed: &str) -> bool {
 
 /// The known name closest to `name`, if it is close enough to be a typo.
 pub fn suggest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
+    let length = name.chars().count();
     known
         .iter()
-        .map(|candidate| (edit_distance(name, candidate), candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.chars().count() / 3).max(1))
+        .filter_map(|candidate| {
+            let allowed = (candidate.chars().count() / 3).max(1);
+            // Names whose lengths differ by more cannot be that close: not compared (a
+            // name of a million characters is refused at once, not in minutes).
+            if length.abs_diff(candidate.chars().count()) > allowed {
+                return None;
+            }
+            let distance = edit_distance(name, candidate);
+            (distance <= allowed).then_some((distance, candidate))
+        })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate.as_str())
 }

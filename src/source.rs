@@ -69,6 +69,40 @@ impl SourceFile {
     }
 }
 
+/// How many characters of a user's text a message echoes at most.
+pub const EXCERPT_CHARS: usize = 60;
+
+/// User text a message echoes (a token, a name, a value) as it is safe to print: cut to
+/// [`EXCERPT_CHARS`] characters with an ellipsis, control characters (escapes, line ends)
+/// written as `\u{1b}`, `\n`, so that a file of one 50 MB line gives a short message and
+/// a name cannot drive the terminal.
+pub fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == EXCERPT_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A library's message about a user's file (TOML's, which quotes a key or a value),
+/// with every word longer than [`EXCERPT_CHARS`] cut as [`excerpt`] cuts it; its lines
+/// are kept.
+pub fn shorten(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|line| line.split(' ').map(excerpt).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
@@ -160,5 +194,20 @@ mod tests {
         assert_eq!(file.offset_of(2, 2), 6); // the dash is three bytes
         assert_eq!(file.offset_of(3, 3), 10);
         assert_eq!(file.offset_of(9, 1), 12);
+    }
+
+    #[test]
+    fn an_excerpt_is_short_and_shows_control_characters() {
+        assert_eq!(excerpt("sword"), "sword");
+        assert_eq!(excerpt("\u{1b}[31mRed\nline"), "\\u{1b}[31mRed\\nline");
+        let long = "a".repeat(5_000_000);
+        assert_eq!(excerpt(&long), format!("{}…", "a".repeat(EXCERPT_CHARS)));
+        assert_eq!(
+            shorten(&format!("unknown key `{long}`\nexpected `a`")),
+            format!(
+                "unknown key `{}…\nexpected `a`",
+                "a".repeat(EXCERPT_CHARS - 1)
+            )
+        );
     }
 }

@@ -572,7 +572,7 @@ fn a_runaway_fight_stops_at_its_limits_with_a_message() {
     let output = affray(&dir, &["check", "legend"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        text(&output.stderr).contains("unknown key `turn`, expected `turns` or `events`"),
+        text(&output.stderr).contains("did you mean `turns`? The keys here: turns, events"),
         "{}",
         text(&output.stderr)
     );

@@ -54,6 +54,11 @@ pub enum FightError {
     #[diagnostic(transparent)]
     Script(Box<ScriptFailure>),
 
+    /// A hook returned another type than the engine reads from it.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    WrongReturn(Box<crate::script::WrongReturn>),
+
     /// A rule of `combat.toml` that the fight cannot follow (what `check` cannot see,
     /// such as a table a script removed).
     #[error("combat.toml: {message}")]
@@ -143,6 +148,11 @@ pub struct Core {
     rolls_wanted: bool,
     /// Turns taken so far, against `[limits] turns`.
     turns: u64,
+    /// Operations the ruleset's scripts have run in this fight, against `[limits]
+    /// script_operations`.
+    script_operations: u64,
+    /// Bytes of free text the log keeps, against `[limits] log_bytes`.
+    log_bytes: u64,
 }
 
 impl Core {
@@ -279,6 +289,8 @@ impl FightHandle {
             turn_of: None,
             order: Vec::new(),
             turns: 0,
+            script_operations: 0,
+            log_bytes: 0,
         };
         let logged = setup.log != Log::Off || setup.observer.is_some();
         let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();
@@ -348,25 +360,62 @@ impl FightHandle {
             return;
         }
         self.observe(|observer| observer.event(self, &event));
-        let limit = self.0.ruleset.settings.limits.events;
+        let limits = &self.0.ruleset.settings.limits;
         let mut core = self.core();
-        let round = core.round;
-        let Some(events) = core.events.as_mut() else {
+        let Some(kept) = core.events.as_ref().map(Vec::len) else {
             return;
         };
-        if events.len() as u64 >= limit {
+        let full = kept as u64 >= limits.events;
+        let bytes = core.log_bytes.saturating_add(event.text_bytes());
+        if full || bytes > limits.log_bytes {
             // Kept no further; the fight stops at its next step.
+            let (what, key, limit) = if full {
+                ("events in its log", "events", limits.events)
+            } else {
+                ("bytes of text in its log", "log_bytes", limits.log_bytes)
+            };
             if core.fatal.is_none() {
                 core.fatal = Some(FightError::Limit {
-                    what: "events in its log",
-                    key: "events",
+                    what,
+                    key,
                     limit,
-                    round,
+                    round: core.round,
                 });
             }
             return;
         }
-        events.push(event);
+        if let Some(events) = core.events.as_mut() {
+            events.push(event);
+        }
+        core.log_bytes = bytes;
+    }
+
+    /// Add the operations of one call of a script to the fight's; past `[limits]
+    /// script_operations`, the fight stops at its next step.
+    pub(crate) fn count_script_operations(&self, operations: u64) {
+        let limit = self.0.ruleset.settings.limits.script_operations;
+        let mut core = self.core();
+        core.script_operations = core.script_operations.saturating_add(operations);
+        if core.script_operations > limit && core.fatal.is_none() {
+            core.fatal = Some(FightError::Limit {
+                what: "script operations",
+                key: "script_operations",
+                limit,
+                round: core.round,
+            });
+        }
+    }
+
+    /// Whether a script may still run in this fight: not once it has spent its budget
+    /// of operations (a script that called another, which went over, is stopped there).
+    pub(crate) fn may_run_scripts(&self) -> primitives::Primitive<()> {
+        let limit = self.0.ruleset.settings.limits.script_operations;
+        if self.core().script_operations > limit {
+            return Err(format!(
+                "the fight has run its limit of {limit} script operations ([limits] script_operations in ruleset.toml)"
+            ));
+        }
+        Ok(())
     }
 
     /// Whether an event goes anywhere: where it does not, one that takes work to build
@@ -403,7 +452,7 @@ impl FightHandle {
         message
     }
 
-    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue, FightError> {
+    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue<'_>, FightError> {
         let result = self.0.hooks.call(&self.0.ruleset, hook, self, args);
         if let Some(fatal) = self.core().fatal.take() {
             return Err(fatal);
@@ -438,7 +487,7 @@ impl FightHandle {
             combatants,
         });
         self.set_up_all()?;
-        let max_rounds = ruleset.settings.sequence.max_rounds;
+        let max_rounds = *ruleset.settings.sequence.max_rounds.get_ref();
         for round in 1..=max_rounds {
             self.core().round = round;
             self.emit(Event::RoundStarted { round });
@@ -598,7 +647,7 @@ impl FightHandle {
                         "interrupt",
                         &[HookArgument::Who(waiter), HookArgument::Who(who)],
                     )?
-                    .as_bool();
+                    .flag(self.ruleset())?;
             if first { &mut before } else { &mut after }.push(waiter);
         }
         for &waiter in &before {
@@ -708,7 +757,10 @@ impl FightHandle {
             (decision.options[0], "only option")
         } else {
             let mut chooser = self.0.chooser.lock();
-            chooser.choose(self, &decision)?
+            let chosen = chooser.choose(self, &decision);
+            // A limit the chooser's script reached stops the fight, whatever it answered.
+            self.fatal()?;
+            chosen?
         };
         self.emit(Event::Choice {
             who: who_name,

@@ -146,7 +146,7 @@ impl FightHandle {
             Some(Statistic::Number(n)) => Ok(*n),
             Some(Statistic::Dice(dice)) => dice.as_constant().ok_or_else(|| {
                 format!(
-                    "the statistic `{name}` is dice ({dice}): roll it with fight.roll_statistic"
+                    "the statistic `{name}` is dice ({dice}): roll it with fight.roll(who, fight.statistic_dice(who, \"{name}\"), purpose)"
                 )
             }),
             Some(Statistic::Text(text)) => text
@@ -469,8 +469,15 @@ impl FightHandle {
         Ok(())
     }
 
-    /// Remove `amount` hit points from a location; the hit points left.
+    /// Remove `amount` hit points from a location; the hit points left. Damage is 0 or
+    /// more (a negative amount would heal); the hit points left stop at the smallest
+    /// number rather than wrap round to a large one.
     pub fn damage(&self, who: usize, location: Name, amount: i64) -> Primitive<i64> {
+        if amount < 0 {
+            return Err(format!(
+                "damage of {amount}: an amount of damage is 0 or more (a negative one would heal)"
+            ));
+        }
         let (name, left) = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
@@ -479,13 +486,43 @@ impl FightHandle {
                 .locations
                 .get_mut(&location)
                 .ok_or_else(|| format!("{name} has no location `{location}`"))?;
-            place.hit_points -= amount;
+            place.hit_points = place.hit_points.saturating_sub(amount);
             (name, place.hit_points)
         };
         self.emit(Event::Damage {
             who: name,
             location,
             amount,
+            hit_points: left,
+        });
+        Ok(left)
+    }
+
+    /// Give back up to `amount` hit points to a location, not past its maximum (first aid,
+    /// healing); the hit points left. Logged as damage of minus what came back.
+    pub fn heal(&self, who: usize, location: Name, amount: i64) -> Primitive<i64> {
+        if amount < 0 {
+            return Err(format!(
+                "healing of {amount}: an amount of healing is 0 or more"
+            ));
+        }
+        let (name, gained, left) = {
+            let mut core = self.core();
+            let combatant = &mut core.combatants[who];
+            let name = combatant.spec.name;
+            let place = combatant
+                .locations
+                .get_mut(&location)
+                .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+            let before = place.hit_points;
+            let most = place.max_hit_points.max(before);
+            place.hit_points = before.saturating_add(amount).min(most);
+            (name, place.hit_points - before, place.hit_points)
+        };
+        self.emit(Event::Damage {
+            who: name,
+            location,
+            amount: -gained,
             hit_points: left,
         });
         Ok(left)
@@ -571,7 +608,7 @@ impl FightHandle {
                     core.combatants[who].spec.name
                 ));
             }
-            core.combatants[who].actions_left += 1;
+            core.combatants[who].actions_left = core.combatants[who].actions_left.saturating_add(1);
             core.waiting.push(super::Waiting {
                 who,
                 until,
@@ -592,13 +629,16 @@ impl FightHandle {
     }
 
     /// Lose `count` actions: those left this round first, the rest from the next round.
+    /// Fewer than none (a table's `lose 1D3-2 actions` rolling -1) is none: losing
+    /// actions never gives any.
     pub fn lose_actions(&self, who: usize, count: i64) {
+        let count = count.max(0);
         let name = {
             let mut core = self.core();
             let combatant = &mut core.combatants[who];
-            let now = count.min(combatant.actions_left).max(0);
+            let now = count.min(combatant.actions_left.max(0));
             combatant.actions_left -= now;
-            combatant.actions_to_lose += count - now;
+            combatant.actions_to_lose = combatant.actions_to_lose.saturating_add(count - now);
             combatant.spec.name
         };
         self.emit(Event::ActionsLost { who: name, count });

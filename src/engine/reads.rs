@@ -1042,14 +1042,16 @@ impl<'a> World<'a> {
                     _ => None,
                 })
                 .unwrap_or(0),
-            Read::HitPoints(who) => {
-                combatant(*who).map_or(0, |c| c.locations.values().map(|l| l.hit_points).sum())
-            }
-            Read::HitPointsLost(who) => combatant(*who).map_or(0, |c| {
+            // Saturating: damage stops hit points at the smallest number, not wrapping.
+            Read::HitPoints(who) => combatant(*who).map_or(0, |c| {
                 c.locations
                     .values()
-                    .map(|l| l.max_hit_points - l.hit_points)
-                    .sum()
+                    .fold(0i64, |sum, l| sum.saturating_add(l.hit_points))
+            }),
+            Read::HitPointsLost(who) => combatant(*who).map_or(0, |c| {
+                c.locations.values().fold(0i64, |sum, l| {
+                    sum.saturating_add(l.max_hit_points.saturating_sub(l.hit_points))
+                })
             }),
             Read::Opponents(who) => side_count(*who, false, false),
             Read::InHand(who) => combatant(*who).map_or(0, |c| {

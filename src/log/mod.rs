@@ -151,6 +151,24 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The bytes of free text the event holds (what scripts and rulesets write: notes,
+    /// reasons, purposes, labels, titles), counted against `[limits] log_bytes`. Names
+    /// are interned once for the process and not counted.
+    pub fn text_bytes(&self) -> u64 {
+        let bytes = match self {
+            Event::FightStarted { title, ruleset, .. } => title.len() + ruleset.len(),
+            Event::Roll { purpose, dice, .. } => purpose.len() + dice.len(),
+            Event::TableRow { label, .. } => label.len(),
+            Event::ActionSpent { reason, .. } => reason.len(),
+            Event::ConditionSet { lasts, .. } => lasts.as_ref().map_or(0, String::len),
+            Event::Note { text } => text.len(),
+            _ => 0,
+        };
+        bytes as u64
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OrderEntry {
     pub who: Name,

@@ -47,7 +47,7 @@ pub enum ParseError {
     },
 
     /// A dice expression beyond the limits, e.g. `1000000d1000000`.
-    #[error("the dice expression `{text}` is refused: {reason}")]
+    #[error("the dice expression `{}` is refused: {reason}", crate::source::excerpt(.text))]
     #[diagnostic(
         code(affray::dice::limit),
         help(
@@ -64,7 +64,7 @@ pub enum ParseError {
     },
 
     /// A number too large to hold, e.g. a range `1-99999999999999999999`.
-    #[error("the number `{text}` is too large")]
+    #[error("the number `{}` is too large", crate::source::excerpt(.text))]
     #[diagnostic(
         code(affray::number::too_large),
         help("numbers in tables are whole numbers of at most 18 digits")
@@ -278,7 +278,8 @@ fn describe_found(text: &str, at: usize, embedded: bool) -> String {
         None => "the end of the file".to_string(),
         Some('\n' | '\r') => "the end of the line".to_string(),
         Some(' ' | '\t') => "a space".to_string(),
-        Some(_) => format!("`{}`", &rest[..found_len(text, at)]),
+        // Cut: the token may be a whole line of a generated file.
+        Some(_) => format!("`{}`", crate::source::excerpt(&rest[..found_len(text, at)])),
     }
 }
 

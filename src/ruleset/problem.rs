@@ -8,7 +8,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
 use thiserror::Error;
 
 use crate::names::suggest;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, excerpt};
 
 #[derive(Debug, Error, Diagnostic)]
 pub enum RulesetProblem {
@@ -124,6 +124,24 @@ pub enum RulesetProblem {
         kind: &'static str,
     },
 
+    /// `table a ... { 1-3 x => roll b }` and `table b ... { 1 y => roll a }`: rolling
+    /// may come round the loop until it is stopped.
+    #[error("tables roll each other in a loop: {cycle}")]
+    #[diagnostic(
+        code(affray::table::roll_cycle),
+        help(
+            "a roll goes at most {} tables deep, so a fight whose dice come round this loop that often stops with an error; let a row of the loop roll a table outside it, or write `reroll N times ignoring ...` to roll the same table again",
+            crate::tables::MAX_DEPTH
+        )
+    )]
+    RollCycle {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this roll closes the loop")]
+        span: SourceSpan,
+        cycle: String,
+    },
+
     /// `act = "combat::act"` where `act` takes two parameters instead of three.
     #[error(
         "the hook `{hook}` is called with {expected} arguments, but `{function}` takes {defined}"
@@ -211,7 +229,8 @@ impl UnknownName {
         UnknownName {
             code,
             kind,
-            name: name.to_string(),
+            // Echoed in the message and compared for "did you mean": cut short.
+            name: excerpt(name),
             src: file.named(),
             span,
             known_from: known_from.into(),
@@ -233,16 +252,15 @@ impl Diagnostic for UnknownName {
                 self.known_from
             )));
         }
-        let known = {
-            format!(
-                "{} {}: {}",
-                plural(self.kind),
-                self.known_from,
-                self.known.join(", ")
-            )
-        };
+        let names: Vec<String> = self.known.iter().map(|name| excerpt(name)).collect();
+        let known = format!(
+            "{} {}: {}",
+            plural(self.kind),
+            self.known_from,
+            names.join(", ")
+        );
         Some(Box::new(match suggest(&self.name, &self.known) {
-            Some(close) => format!("did you mean `{close}`? The {known}"),
+            Some(close) => format!("did you mean `{}`? The {known}", excerpt(close)),
             None => format!("the {known}"),
         }))
     }

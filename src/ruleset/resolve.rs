@@ -19,7 +19,7 @@ use crate::engine::tactics::Tactics;
 use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
 use crate::script::{Hooks, Script, compile_script};
-use crate::source::{SourceFile, Span, Spanned};
+use crate::source::{SourceFile, Span, Spanned, excerpt};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
 pub(super) struct Inputs<'a> {
@@ -93,6 +93,7 @@ pub(super) fn resolve(
         .collect();
 
     let (settings, settings_file) = settings?;
+    check_max_rounds(&settings, settings_file, problems);
     let formulas = compile_formulas(&settings, settings_file, problems);
     let equipment = match inputs.equipment {
         Some(file) => decode::<EquipmentFile>(file, problems)
@@ -148,6 +149,7 @@ pub(super) fn resolve(
     for (table, file) in &tables {
         names.check_table(table, file, problems);
     }
+    check_roll_cycles(&tables, problems);
     check_hooks(
         &settings,
         settings_file,
@@ -235,7 +237,7 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
                     },
                 ),
                 None => (
-                    message.lines().next().unwrap_or_default().to_string(),
+                    crate::source::shorten(message.lines().next().unwrap_or_default()),
                     format!(
                         "{} is TOML; rulesets/README.md lists every key it may hold",
                         file.name().rsplit('/').next().unwrap_or_default()
@@ -248,12 +250,124 @@ fn decode<T: serde::de::DeserializeOwned>(file: &SourceFile, problems: &mut Prob
                     span: error.span().map(|range| Span::from(range).into()),
                     file: file.name().to_string(),
                     label,
-                    message: message.replacen("unknown field", "unknown key", 1),
+                    // TOML quotes the key or value: cut, for a file of one long line.
+                    message: crate::source::shorten(&message.replacen(
+                        "unknown field",
+                        "unknown key",
+                        1,
+                    )),
                     help,
                 }
                 .into(),
             );
             None
+        }
+    }
+}
+
+/// `[sequence] max_rounds` is 1 or more (a fight of no rounds is over before it starts)
+/// and at most `Sequence::MOST_ROUNDS`.
+fn check_max_rounds(settings: &Settings, file: &SourceFile, problems: &mut Problems) {
+    let max_rounds = &settings.sequence.max_rounds;
+    let rounds = *max_rounds.get_ref();
+    let most = super::settings::Sequence::MOST_ROUNDS;
+    if (1..=most).contains(&rounds) {
+        return;
+    }
+    let range = max_rounds.span();
+    problems.push(
+        RulesetProblem::Toml {
+            src: file.named(),
+            span: Some(Span::new(range.start, range.end).into()),
+            file: file.name().to_string(),
+            label: if rounds == 0 {
+                "no rounds".into()
+            } else {
+                format!("more than {most}")
+            },
+            message: format!("`max_rounds` is {rounds}: a fight lasts 1 to {most} rounds"),
+            help: format!(
+                "write max_rounds = 100 (the default) or another number from 1 to {most}; a fight undecided after so many rounds ends with no winner"
+            ),
+        }
+        .into(),
+    );
+}
+
+/// Tables whose rows `roll` each other round a loop (one that rolls itself too): each
+/// loop reported once, at the `roll` that closes it. Only a row's own `roll` actions
+/// count, as rolling on a table does them; `reroll` rolls the same table again, a bounded
+/// number of times, and is no loop.
+fn check_roll_cycles(tables: &[(Table, &SourceFile)], problems: &mut Problems) {
+    // Each table's rolls: (the table rolled, the action's span).
+    let rolls: Vec<Vec<(usize, Span)>> = tables
+        .iter()
+        .map(|(table, _)| {
+            let TableKind::Roll(roll) = &table.kind else {
+                return Vec::new();
+            };
+            roll.rows
+                .iter()
+                .flat_map(|row| &row.actions)
+                .filter_map(|action| match &action.value {
+                    Action::RollTable { table } => tables
+                        .iter()
+                        .position(|(t, _)| t.name.value == table.value)
+                        .map(|at| (at, table.span)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    #[derive(Clone, Copy, PartialEq)]
+    enum Visit {
+        New,
+        Open,
+        Done,
+    }
+    let mut visits = vec![Visit::New; tables.len()];
+    // Depth first, in the order tables are written, without recursion: each open table
+    // with the next of its rolls to follow.
+    for first in 0..tables.len() {
+        if visits[first] != Visit::New {
+            continue;
+        }
+        let mut path: Vec<(usize, usize)> = vec![(first, 0)];
+        visits[first] = Visit::Open;
+        while let Some(&mut (at, ref mut next)) = path.last_mut() {
+            let Some(&(to, span)) = rolls[at].get(*next) else {
+                visits[at] = Visit::Done;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            match visits[to] {
+                Visit::New => {
+                    visits[to] = Visit::Open;
+                    path.push((to, 0));
+                }
+                Visit::Open => {
+                    let from = path.iter().position(|&(t, _)| t == to).unwrap_or(0);
+                    let mut names: Vec<&str> = path[from..]
+                        .iter()
+                        .map(|&(t, _)| tables[t].0.name.value.as_str())
+                        .collect();
+                    names.push(&tables[to].0.name.value);
+                    problems.push(
+                        RulesetProblem::RollCycle {
+                            src: tables[at].1.named(),
+                            span: span.into(),
+                            cycle: names
+                                .iter()
+                                .map(|name| excerpt(name))
+                                .collect::<Vec<_>>()
+                                .join(" → "),
+                        }
+                        .into(),
+                    );
+                }
+                Visit::Done => {}
+            }
         }
     }
 }

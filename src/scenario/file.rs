@@ -38,7 +38,7 @@ pub struct ScenarioFile {
 #[serde(deny_unknown_fields)]
 pub struct CombatantEntry {
     pub name: Spanned<String>,
-    pub side: String,
+    pub side: Spanned<String>,
     /// Several alike (a mob): named "<name> 1", "<name> 2", ...
     #[serde(default)]
     pub count: Option<Spanned<u32>>,

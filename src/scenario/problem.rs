@@ -58,6 +58,59 @@ pub enum ScenarioProblem {
         name: String,
     },
 
+    /// `name = ""`, `name = "\u001b[31mRed"`, `side = "a\nb"`: what the log prints on
+    /// every line must be printable.
+    #[error("a combatant's {what} {shown}{reason}")]
+    #[diagnostic(
+        code(affray::scenario::unprintable),
+        help(
+            "names and sides are printed in every line of the log: write them with letters, digits, spaces and punctuation"
+        )
+    )]
+    Unprintable {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: &'static str,
+        what: &'static str,
+        /// The text as a message may show it (cut, escapes written out), quoted; empty
+        /// for an empty one.
+        shown: String,
+        reason: &'static str,
+    },
+
+    /// `hit_points = { head = 0 }`: a location with no hit points left at the start.
+    #[error("the hit points of `{location}` are {value}: a combatant starts with 1 or more")]
+    #[diagnostic(
+        code(affray::scenario::hit_points),
+        help(
+            "give every location 1 hit point or more; a location the combatant lacks is left out"
+        )
+    )]
+    HitPoints {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{value} hit points")]
+        span: SourceSpan,
+        location: String,
+        value: i64,
+    },
+
+    /// `engaged = ["Ann"]` in Ann's own entry.
+    #[error("`{name}` is engaged with itself")]
+    #[diagnostic(
+        code(affray::scenario::engaged_with_itself),
+        help("`engaged` names combatants of other sides this one starts in close combat with")
+    )]
+    EngagedWithItself {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("this combatant itself")]
+        span: SourceSpan,
+        name: String,
+    },
+
     /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
     #[error("the {what} `{name}` has a value of the wrong kind")]
     #[diagnostic(code(affray::scenario::wrong_type), help("expected {expected}"))]

@@ -19,13 +19,8 @@ pub(super) fn decode(file: &SourceFile) -> Result<ScenarioFile, Problems> {
                 src: file.named(),
                 span: error.span().map(|r| Span::from(r).into()),
                 file: file.name().to_string(),
-                label: error
-                    .message()
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string(),
-                message: error.message().trim_end().to_string(),
+                label: crate::source::shorten(error.message().lines().next().unwrap_or_default()),
+                message: crate::source::shorten(error.message().trim_end()),
                 help: "a scenario is TOML; rulesets/README.md lists its keys".into(),
             }
             .into(),
@@ -138,7 +133,7 @@ pub(super) fn resolve(
     for (side, style) in &decoded.tactics {
         let span = key_span(file, side);
         let side = side.get_ref();
-        if !decoded.combatants.iter().any(|c| c.side == *side) {
+        if !decoded.combatants.iter().any(|c| c.side.get_ref() == side) {
             check.problems.push(
                 UnknownName::new(
                     "affray::scenario::unknown_side",
@@ -147,7 +142,11 @@ pub(super) fn resolve(
                     side,
                     span,
                     "of this scenario's combatants",
-                    decoded.combatants.iter().map(|c| c.side.clone()).collect(),
+                    decoded
+                        .combatants
+                        .iter()
+                        .map(|c| c.side.get_ref().clone())
+                        .collect(),
                 )
                 .into(),
             );
@@ -159,6 +158,8 @@ pub(super) fn resolve(
     let mut combatants = Vec::new();
     let mut first_of: HashMap<String, Span> = HashMap::new();
     for entry in &decoded.combatants {
+        check.printable(&entry.name, "name");
+        check.printable(&entry.side, "side");
         for mut spec in check.combatant(entry) {
             if spec.tactics.is_none() {
                 spec.tactics = side_styles.get(spec.side.as_str()).map(Name::from);
@@ -186,6 +187,24 @@ pub(super) fn resolve(
         .map(|c: &CombatantSpec| c.name.to_string())
         .collect();
     for entry in &decoded.combatants {
+        let own: Vec<String> = match &entry.count {
+            None => vec![entry.name.get_ref().clone()],
+            Some(count) => (1..=*count.get_ref())
+                .map(|n| format!("{} {n}", entry.name.get_ref()))
+                .collect(),
+        };
+        for engaged in &entry.engaged {
+            if own.contains(engaged.get_ref()) {
+                check.problems.push(
+                    ScenarioProblem::EngagedWithItself {
+                        src: file.named(),
+                        span: inside(engaged).into(),
+                        name: crate::source::excerpt(engaged.get_ref()),
+                    }
+                    .into(),
+                );
+            }
+        }
         check.names(
             &entry.engaged,
             &names,
@@ -194,7 +213,11 @@ pub(super) fn resolve(
             "of this scenario",
         );
     }
-    let mut sides: Vec<&str> = decoded.combatants.iter().map(|c| c.side.as_str()).collect();
+    let mut sides: Vec<&str> = decoded
+        .combatants
+        .iter()
+        .map(|c| c.side.get_ref().as_str())
+        .collect();
     sides.sort_unstable();
     sides.dedup();
     if let (Some(first), true) = (
@@ -205,7 +228,7 @@ pub(super) fn resolve(
             ScenarioProblem::OneSide {
                 src: file.named(),
                 span: key_span(file, &first.name).into(),
-                side: first.side.clone(),
+                side: first.side.get_ref().clone(),
             }
             .into(),
         );
@@ -283,6 +306,39 @@ impl Check<'_> {
             .into(),
         );
         false
+    }
+
+    /// A combatant's name or side, which every line of the log prints: refused when empty
+    /// or holding a control character (an escape would drive the terminal, a line end
+    /// would forge a line of the log).
+    fn printable(&mut self, text: &Spanned<String>, what: &'static str) {
+        let value = text.get_ref();
+        let (reason, label) = if value.trim().is_empty() {
+            ("is empty", "empty")
+        } else if value.chars().any(char::is_control) {
+            (
+                "holds a control character (an escape, a line end, a tab)",
+                "a control character in it",
+            )
+        } else {
+            return;
+        };
+        let range = text.span();
+        self.problems.push(
+            ScenarioProblem::Unprintable {
+                src: self.file.named(),
+                span: Span::new(range.start, range.end).into(),
+                label,
+                what,
+                shown: if value.is_empty() {
+                    String::new()
+                } else {
+                    format!("`{}` ", crate::source::excerpt(value))
+                },
+                reason,
+            }
+            .into(),
+        );
     }
 
     /// A tactics style the ruleset has, or `None` (reported) for an unknown one.
@@ -433,6 +489,19 @@ impl Check<'_> {
         let mut hit_points = IndexMap::new();
         for (location, value) in &entry.hit_points {
             let span = key_span(self.file, location);
+            // A location with none left is out of the fight before it starts.
+            if *value <= 0 {
+                self.problems.push(
+                    ScenarioProblem::HitPoints {
+                        src: self.file.named(),
+                        span: span.into(),
+                        location: crate::source::excerpt(location.get_ref()),
+                        value: *value,
+                    }
+                    .into(),
+                );
+                continue;
+            }
             // `total`: one pool of hit points beside the hit locations (systems whose
             // locations only decide armour and effects).
             if location.get_ref() == "total"
@@ -465,7 +534,7 @@ impl Check<'_> {
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
             name: Name::new(entry.name.get_ref()),
-            side: Name::new(&entry.side),
+            side: Name::new(entry.side.get_ref()),
             characteristics: named(characteristics),
             skills: named(skills),
             statistics: named(statistics),
@@ -497,8 +566,24 @@ impl Check<'_> {
     ) -> Option<Statistic> {
         match (kind, value.get_ref()) {
             (StatisticKind::Number, toml::Value::Integer(n)) => Some(Statistic::Number(*n)),
-            (StatisticKind::Dice, toml::Value::Integer(n)) => {
+            // A constant as dice holds no more than a written one may (it was cut to 32
+            // bits: 5000000000 became 705032704).
+            (StatisticKind::Dice, toml::Value::Integer(n))
+                if n.unsigned_abs() <= u64::from(crate::dice::Limits::MAX_CONSTANT) =>
+            {
                 Some(Statistic::Dice(crate::dice::DiceExpr::constant(*n)))
+            }
+            (StatisticKind::Dice, toml::Value::Integer(_)) => {
+                self.wrong_type(
+                    value,
+                    name,
+                    "statistic",
+                    &format!(
+                        "dice, or a whole number from -{0} to {0}",
+                        crate::dice::Limits::MAX_CONSTANT
+                    ),
+                );
+                None
             }
             (StatisticKind::Dice, toml::Value::String(text)) => {
                 // A damage bonus is printed "+1D2": the plus sign is the book's, not the dice's.

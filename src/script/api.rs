@@ -17,6 +17,16 @@ fn who(fight: &FightHandle, who: i64) -> Result<usize> {
     fight.who(who).map_err(Into::into)
 }
 
+/// A number that makes no sense below 0 (damage, actions lost, hit points, a duration,
+/// dice to maximise): refused with the function's name and the value, rather than
+/// healing, giving actions or wrapping round.
+fn not_negative(function: &str, what: &str, value: i64) -> Result<i64> {
+    if value < 0 {
+        return Err(format!("fight.{function}: {what} must be 0 or more, not {value}").into());
+    }
+    Ok(value)
+}
+
 fn ids(list: Vec<usize>) -> Array {
     list.into_iter().map(|i| Dynamic::from(i as i64)).collect()
 }
@@ -307,6 +317,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "set_max_hit_points",
         |f: &mut FightHandle, w: i64, at: &str, v: i64| -> Result<()> {
+            let v = not_negative("set_max_hit_points", "the hit points", v)?;
             Ok(f.set_max_hit_points(who(f, w)?, Name::new(at), v)?)
         },
     );
@@ -325,7 +336,15 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "damage",
         |f: &mut FightHandle, w: i64, at: &str, amount: i64| -> Result<i64> {
+            let amount = not_negative("damage", "the amount of damage", amount)?;
             Ok(f.damage(who(f, w)?, Name::new(at), amount)?)
+        },
+    );
+    engine.register_fn(
+        "heal",
+        |f: &mut FightHandle, w: i64, at: &str, amount: i64| -> Result<i64> {
+            let amount = not_negative("heal", "the amount healed", amount)?;
+            Ok(f.heal(who(f, w)?, Name::new(at), amount)?)
         },
     );
     // A wound only logs its level: the ruleset's scripts apply what it does.
@@ -365,6 +384,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "lose_actions",
         |f: &mut FightHandle, w: i64, n: i64| -> Result<()> {
+            let n = not_negative("lose_actions", "the actions lost", n)?;
             f.lose_actions(who(f, w)?, n);
             Ok(())
         },
@@ -384,6 +404,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "set_condition",
         |f: &mut FightHandle, w: i64, c: &str, n: i64, unit: &str| -> Result<()> {
+            let n = not_negative("set_condition", "a duration", n)?;
             let unit = match unit {
                 "actions" | "action" => DurationUnit::Actions,
                 "rounds" | "round" => DurationUnit::Rounds,
@@ -444,6 +465,7 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "roll_maximised",
         |f: &mut FightHandle, w: i64, dice: &str, n: i64, purpose: &str| -> Result<i64> {
+            let n = not_negative("roll_maximised", "the dice maximised", n)?;
             Ok(f.roll_maximised(Some(who(f, w)?), dice, n, purpose)?)
         },
     );

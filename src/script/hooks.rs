@@ -9,7 +9,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
 use thiserror::Error;
 
-use super::{Script, span_of};
+use super::{Limits, Script, is_runaway, span_of};
 use crate::engine::pipeline::ExchangeContext;
 use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
 use crate::names::Name;
@@ -17,40 +17,221 @@ use crate::ruleset::Ruleset;
 use crate::source::Span;
 
 /// A rhai error while a fight ran.
-#[derive(Debug, Error, Diagnostic)]
+#[derive(Debug, Error)]
 #[error("{message}")]
-#[diagnostic(
-    code(affray::script::failed),
-    help("the fight stopped while running the hook `{hook}`; fix the script and run again")
-)]
 pub struct ScriptFailure {
-    #[source_code]
     src: Option<NamedSource<Arc<str>>>,
-    #[label("here")]
     span: Option<SourceSpan>,
     pub hook: String,
     pub message: String,
+    /// The sandbox stopped it (a limit of one call); the span is then the function the
+    /// hook called, since rhai keeps no place for such an error.
+    runaway: bool,
 }
 
-/// The value a hook returned, read as the engine needs it.
-pub struct HookValue(Dynamic);
-
-impl HookValue {
-    pub fn as_int(&self) -> i64 {
-        self.0.as_int().unwrap_or(0)
+impl Diagnostic for ScriptFailure {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(if self.runaway {
+            "affray::script::runaway"
+        } else {
+            "affray::script::failed"
+        }))
     }
 
-    pub fn as_bool(&self) -> bool {
-        self.0.as_bool().unwrap_or(false)
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(if self.runaway {
+            format!(
+                "the fight stopped while running the hook `{}`: scripts run under a limit of {} operations a call and {} nested calls; look for a loop that never ends or a function that calls itself",
+                self.hook,
+                Limits::OPERATIONS,
+                Limits::CALL_LEVELS
+            )
+        } else {
+            format!(
+                "the fight stopped while running the hook `{}`; fix the script and run again",
+                self.hook
+            )
+        }))
     }
 
-    pub fn as_strings(&self) -> Vec<String> {
-        self.0
-            .clone()
-            .try_cast::<Array>()
-            .map(|items| items.into_iter().map(|item| item.to_string()).collect())
-            .unwrap_or_default()
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|src| src as &dyn miette::SourceCode)
     }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let label = if self.runaway {
+            "in this function"
+        } else {
+            "here"
+        };
+        let span = self.span?;
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_with_span(Some(label.to_string()), span),
+        )))
+    }
+}
+
+/// A hook's function returned another type than the engine reads from that hook (an
+/// `actions` hook returning a map, an `out_of_fight` hook returning nothing).
+#[derive(Debug, Error, Diagnostic)]
+#[error("{file}{line}: the hook `{hook}` returned {found}, but it should return {expected}")]
+#[diagnostic(
+    code(affray::script::wrong_return),
+    help(
+        "return {expected} from `{function}` on every path (an `if` without `else` gives nothing when it does not hold); rulesets/README.md, \"Hooks\", says what each hook returns"
+    )
+)]
+pub struct WrongReturn {
+    #[source_code]
+    src: Option<NamedSource<Arc<str>>>,
+    #[label("this function")]
+    span: Option<SourceSpan>,
+    pub hook: String,
+    function: String,
+    file: String,
+    line: String,
+    expected: &'static str,
+    found: String,
+}
+
+impl From<WrongReturn> for FightError {
+    fn from(wrong: WrongReturn) -> Self {
+        FightError::WrongReturn(Box::new(wrong))
+    }
+}
+
+/// What a hook returned, with the function that returned it, to be read as the engine
+/// needs it: a value of another type stops the fight with a [`WrongReturn`].
+pub struct HookValue<'h> {
+    value: Dynamic,
+    hook: &'h str,
+    /// The script (an index of `Ruleset::scripts`) and function it came from; `None`
+    /// when the ruleset names no function for the hook.
+    function: Option<(usize, &'h str)>,
+}
+
+impl HookValue<'_> {
+    /// A whole number (`initiative`, `tie_break`, `actions`).
+    pub fn number(self, ruleset: &Ruleset) -> Result<i64, WrongReturn> {
+        match self.value.as_int() {
+            Ok(number) => Ok(number),
+            Err(_) if self.function.is_none() => Ok(0),
+            Err(_) => Err(self.wrong(ruleset, "a whole number")),
+        }
+    }
+
+    /// `true` or `false` (`out_of_fight`, `interrupt`).
+    pub fn flag(self, ruleset: &Ruleset) -> Result<bool, WrongReturn> {
+        match self.value.as_bool() {
+            Ok(flag) => Ok(flag),
+            Err(_) if self.function.is_none() => Ok(false),
+            Err(_) => Err(self.wrong(ruleset, "`true` or `false`")),
+        }
+    }
+
+    /// A list of names (`choices`): an array of texts.
+    pub fn names(self, ruleset: &Ruleset) -> Result<Vec<Name>, WrongReturn> {
+        const NAMES: &str = "a list of names, such as [\"attack\", \"parry\"]";
+        if self.function.is_none() {
+            return Ok(Vec::new());
+        }
+        let Some(items) = self.value.read_lock::<Array>() else {
+            return Err(self.wrong(ruleset, NAMES));
+        };
+        let mut names = Vec::with_capacity(items.len());
+        let mut other = None;
+        for item in items.iter() {
+            if let Ok(text) = item.as_immutable_string_ref() {
+                names.push(Name::new(text.as_str()));
+            } else {
+                other = Some(format!("a list holding {}", described(item)));
+                break;
+            }
+        }
+        drop(items);
+        match other {
+            Some(found) => Err(self.wrong_with(ruleset, NAMES, found)),
+            None => Ok(names),
+        }
+    }
+
+    fn wrong(&self, ruleset: &Ruleset, expected: &'static str) -> WrongReturn {
+        self.wrong_with(ruleset, expected, described(&self.value))
+    }
+
+    fn wrong_with(&self, ruleset: &Ruleset, expected: &'static str, found: String) -> WrongReturn {
+        let (index, function) = self.function.unwrap_or((0, ""));
+        let script = &ruleset.scripts[index];
+        let arity = Hooks::KNOWN
+            .iter()
+            .find(|(hook, _)| *hook == self.hook)
+            .map(|(_, arity)| *arity);
+        wrong_return(script, self.hook, function, arity, expected, found)
+    }
+}
+
+/// A [`WrongReturn`] pointing at the first line of `function` (with `arity` parameters,
+/// when known) in `script`.
+fn wrong_return(
+    script: &Script,
+    hook: &str,
+    function: &str,
+    arity: Option<usize>,
+    expected: &'static str,
+    found: String,
+) -> WrongReturn {
+    let span = function_header(script, function, arity);
+    WrongReturn {
+        src: span.map(|_| script.file.named()),
+        span: span.map(Into::into),
+        hook: hook.to_string(),
+        function: format!("{}::{function}", script.module),
+        file: script.file.name().to_string(),
+        line: span.map_or(String::new(), |span| {
+            format!(" (line {})", script.file.line_of(span.start))
+        }),
+        expected,
+        found,
+    }
+}
+
+/// Where `function` (with `arity` parameters, when known) is written in `script`: its
+/// first line, `fn name(a, b)`, not its whole body.
+fn function_header(script: &Script, function: &str, arity: Option<usize>) -> Option<Span> {
+    let text = script.file.text();
+    super::layout::functions_in(text)
+        .into_iter()
+        .find(|f| f.name == function && arity.is_none_or(|arity| f.arity == arity))
+        .map(|f| {
+            let header = &text[f.span.start..f.span.end];
+            let end = header.find(['{', '\n']).unwrap_or(header.len());
+            Span::new(f.span.start, f.span.start + header[..end].trim_end().len())
+        })
+}
+
+/// A value as a message names it: its kind, and what it is, cut short.
+fn described(value: &Dynamic) -> String {
+    let kind = if value.is_unit() {
+        return "nothing (`()`)".to_string();
+    } else if value.is_int() {
+        "a whole number"
+    } else if value.is_bool() {
+        "a true/false value"
+    } else if value.is_string() {
+        "a text"
+    } else if value.is_array() {
+        "a list"
+    } else if value.is_map() {
+        "a map"
+    } else if value.is::<rhai::FLOAT>() {
+        "a decimal number"
+    } else {
+        "a value"
+    };
+    format!(
+        "{kind} (`{}`)",
+        crate::source::excerpt(&format!("{value:?}"))
+    )
 }
 
 /// The hooks a ruleset names, resolved to script functions.
@@ -94,24 +275,32 @@ impl Hooks {
         self.by_hook.contains_key(hook)
     }
 
-    pub fn call(
-        &self,
+    pub fn call<'h>(
+        &'h self,
         ruleset: &Ruleset,
-        hook: &str,
+        hook: &'h str,
         fight: &FightHandle,
         args: &[HookArgument],
-    ) -> Result<HookValue, ScriptFailure> {
+    ) -> Result<HookValue<'h>, ScriptFailure> {
         let Some((index, function)) = self.by_hook.get(hook) else {
-            return Ok(HookValue(Dynamic::UNIT));
+            return Ok(HookValue {
+                value: Dynamic::UNIT,
+                hook,
+                function: None,
+            });
         };
         let mut values = vec![Dynamic::from(fight.clone())];
         values.extend(args.iter().map(|arg| match arg {
             HookArgument::Who(who) => Dynamic::from(*who as i64),
             HookArgument::Text(text) => Dynamic::from(text.clone()),
         }));
-        call_function(ruleset, &ruleset.scripts[*index], function, values)
-            .map(HookValue)
-            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, &error))
+        call_function(fight, &ruleset.scripts[*index], function, values)
+            .map(|value| HookValue {
+                value,
+                hook,
+                function: Some((*index, function.as_str())),
+            })
+            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, function, &error))
     }
 }
 
@@ -137,6 +326,7 @@ impl Hooks {
                         ruleset,
                         script,
                         &format!("{}::{}", call.module, call.function),
+                        &call.function,
                         &error,
                     ),
                     None => ScriptFailure {
@@ -144,27 +334,37 @@ impl Hooks {
                         span: None,
                         hook: format!("{}::{}", call.module, call.function),
                         message: error.to_string(),
+                        runaway: false,
                     },
                 }
             })
     }
 }
 
-/// Call `function` of `script` with `args`, without running the script's top level again.
+/// Call `function` of `script` with `args` for `fight`, without running the script's top
+/// level again. Its operations count against the fight's `[limits] script_operations`:
+/// rhai limits each call alone, and a hook that runs just under that limit at every turn
+/// would make a fight last hours.
 pub fn call_function(
-    ruleset: &Ruleset,
+    fight: &FightHandle,
     script: &Script,
     function: &str,
     args: Vec<Dynamic>,
 ) -> Result<Dynamic, Box<EvalAltResult>> {
+    fight.may_run_scripts()?;
     let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-    ruleset.engine.call_fn_with_options::<Dynamic>(
-        options,
-        &mut Scope::new(),
-        &script.ast,
-        function,
-        args,
-    )
+    let engine = &fight.ruleset().engine;
+    let (result, operations) = super::sandbox::counted(|| {
+        engine.call_fn_with_options::<Dynamic>(
+            options,
+            &mut Scope::new(),
+            &script.ast,
+            function,
+            args,
+        )
+    });
+    fight.count_script_operations(operations);
+    result
 }
 
 /// The innermost error of a chain of calls, with the module it happened in.
@@ -193,13 +393,18 @@ fn innermost(error: &EvalAltResult) -> (Option<String>, Position, String) {
     }
 }
 
+/// A rhai error of `function` of `hook_script`, called for `hook`, as a diagnostic.
 fn failure(
     ruleset: &Ruleset,
     hook_script: &Script,
     hook: &str,
+    function: &str,
     error: &EvalAltResult,
 ) -> ScriptFailure {
     let (source, position, message) = innermost(error);
+    if is_runaway(error.unwrap_inner()) {
+        return runaway(hook_script, hook, function, error.unwrap_inner());
+    }
     let script = source
         .and_then(|module| ruleset.scripts.iter().find(|s| s.module == module))
         .unwrap_or(hook_script);
@@ -213,6 +418,37 @@ fn failure(
         span: located.map(|span: Span| span.into()),
         hook: hook.to_string(),
         message: format!("{}{line}: {message}", script.file.name()),
+        runaway: false,
+    }
+}
+
+/// A call the sandbox stopped at one of its limits. rhai gives such an error the place
+/// of the call from outside, which is none: the report points at the function called.
+fn runaway(script: &Script, hook: &str, function: &str, error: &EvalAltResult) -> ScriptFailure {
+    let span = function_header(script, function, None);
+    let line = span.map_or(String::new(), |span| {
+        format!(" (line {})", script.file.line_of(span.start))
+    });
+    let what = match error {
+        EvalAltResult::ErrorStackOverflow(_) => format!(
+            "nested its calls more than {} deep (the most calls may nest): does a function call itself without end?",
+            Limits::CALL_LEVELS
+        ),
+        _ => format!(
+            "ran more than {} operations in one call (the most one call may run): does it loop forever?",
+            Limits::OPERATIONS
+        ),
+    };
+    ScriptFailure {
+        src: span.map(|_| script.file.named()),
+        span: span.map(Into::into),
+        hook: hook.to_string(),
+        message: format!(
+            "{}{line}: `{}::{function}`, called for `{hook}`, {what}",
+            script.file.name(),
+            script.module
+        ),
+        runaway: true,
     }
 }
 
@@ -264,16 +500,21 @@ impl Chooser for TacticsChooser {
         let specific = format!("choose_{}", decision.name);
         let fight_value = Dynamic::from(fight.clone());
         let who = Dynamic::from(decision.who as i64);
-        let result = if script.arities(&specific).contains(&3) {
+        let (function, arity) = if script.arities(&specific).contains(&3) {
+            (specific.as_str(), 3)
+        } else {
+            ("choose", 4)
+        };
+        let result = if arity == 3 {
             call_function(
-                ruleset,
+                fight,
                 script,
                 &specific,
                 vec![fight_value, who, options.into()],
             )
         } else if script.arities("choose").contains(&4) {
             call_function(
-                ruleset,
+                fight,
                 script,
                 "choose",
                 vec![
@@ -287,9 +528,21 @@ impl Chooser for TacticsChooser {
             return Ok((decision.options[0], "first option"));
         };
         let hook = format!("tactics: {}", decision.name);
-        let chosen = result
-            .map_err(|error| failure(ruleset, script, &hook, &error))?
-            .to_string();
+        let chosen = result.map_err(|error| failure(ruleset, script, &hook, function, &error))?;
+        let Some(chosen) = chosen
+            .read_lock::<rhai::ImmutableString>()
+            .map(|c| c.to_string())
+        else {
+            return Err(wrong_return(
+                script,
+                &hook,
+                function,
+                Some(arity),
+                "a text: the name of one of the options",
+                described(&chosen),
+            )
+            .into());
+        };
         if let Some(offered) = decision.options.iter().find(|o| **o == chosen) {
             Ok((*offered, "tactics"))
         } else {
@@ -297,9 +550,11 @@ impl Chooser for TacticsChooser {
                 src: None,
                 span: None,
                 hook,
+                runaway: false,
                 message: format!(
-                    "{} chose `{chosen}` for {}'s {}, which is not one of: {}",
+                    "{} chose `{}` for {}'s {}, which is not one of: {}",
                     script.file.name(),
+                    crate::source::excerpt(&chosen),
                     decision.who_name,
                     decision.name,
                     crate::names::join(&decision.options, ", ")
@@ -342,7 +597,7 @@ pub fn call_row_script(
     }
     let mut args = vec![Dynamic::from(context)];
     args.extend(call.args.iter().map(super::api::value_to_dynamic));
-    call_function(ruleset, script, &call.function, args)
+    call_function(fight, script, &call.function, args)
 }
 
 /// The exchange's part of a script's context map.

@@ -13,7 +13,7 @@ mod sandbox;
 
 use std::sync::Arc;
 
-pub use hooks::{HookValue, Hooks, ScriptFailure, TacticsChooser, call_function};
+pub use hooks::{HookValue, Hooks, ScriptFailure, TacticsChooser, WrongReturn, call_function};
 pub use problem::ScriptProblem;
 pub use sandbox::{Limits, new_engine};
 

@@ -26,11 +26,8 @@ pub enum ScriptProblem {
         message: String,
     },
 
-    /// `loop {}` at the top of a script.
-    #[error(
-        "{file} ran more than {} operations during {during}: does it loop forever?",
-        Limits::OPERATIONS
-    )]
+    /// `loop {}` at the top of a script, or a function that calls itself without end.
+    #[error("{file} {what} during {during}: {question}")]
     #[diagnostic(
         code(affray::script::runaway),
         help(
@@ -44,6 +41,9 @@ pub enum ScriptProblem {
         span: SourceSpan,
         file: String,
         during: String,
+        /// Which limit stopped it, and its value.
+        what: String,
+        question: &'static str,
     },
 
     /// `let x = 1 / 0;` at the top of a script.
@@ -73,11 +73,23 @@ impl ScriptProblem {
     pub(super) fn runtime(file: &SourceFile, error: &EvalAltResult, during: &str) -> Self {
         let span = span_of(file, error.position()).into();
         if is_runaway(error) {
+            let (what, question) = match error {
+                EvalAltResult::ErrorStackOverflow(_) => (
+                    format!("nested its calls more than {} deep", Limits::CALL_LEVELS),
+                    "does a function call itself without end?",
+                ),
+                _ => (
+                    format!("ran more than {} operations", Limits::OPERATIONS),
+                    "does it loop forever?",
+                ),
+            };
             ScriptProblem::Runaway {
                 src: file.named(),
                 span,
                 file: file.name().to_string(),
                 during: during.to_string(),
+                what,
+                question,
             }
         } else {
             ScriptProblem::Runtime {

@@ -1,6 +1,8 @@
 //! The sandboxed rhai engine: no file access, no clock, no `eval`, limits on everything a
 //! runaway script could grow.
 
+use std::cell::Cell;
+
 use rhai::Engine;
 use rhai::packages::{Package, StandardPackage};
 
@@ -29,6 +31,12 @@ pub fn new_engine() -> Engine {
     // Output goes through the fight log, never straight to the terminal.
     engine.on_print(|_| {});
     engine.on_debug(|_, _, _| {});
+    // The operations of the call running on this thread, for the fight's own budget
+    // (`[limits] script_operations`): see `OPERATIONS`.
+    engine.on_progress(|operations| {
+        OPERATIONS.set(operations);
+        None
+    });
     engine
         .set_max_operations(Limits::OPERATIONS)
         .set_max_call_levels(Limits::CALL_LEVELS)
@@ -37,4 +45,24 @@ pub fn new_engine() -> Engine {
         .set_max_array_size(Limits::ARRAY_SIZE)
         .set_max_map_size(Limits::MAP_SIZE);
     engine
+}
+
+thread_local! {
+    /// Operations of the call now running on this thread, as rhai counts them (from 0 at
+    /// each call of a function). The engine is one per ruleset, shared by the threads
+    /// that run fights in parallel, so the count cannot live in the engine; and a call
+    /// runs on one thread from start to end, so a thread-local seen by `on_progress` is
+    /// the current call's. [`counted`] reads it around one call and hands the figure to
+    /// the fight, which adds it to its own total.
+    static OPERATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Run `call` and return its result with the operations it took. A call made from
+/// inside another (a table row's script run while a hook rolls on the table) is counted
+/// by itself, and the outer call's count so far is put back when it returns.
+pub(super) fn counted<T>(call: impl FnOnce() -> T) -> (T, u64) {
+    let outer = OPERATIONS.replace(0);
+    let result = call();
+    let operations = OPERATIONS.replace(outer);
+    (result, operations)
 }

@@ -9,6 +9,7 @@ mod validate;
 pub use model::*;
 pub use problem::TableProblem;
 pub use roll::{
-    RerollStep, RollOnTable, TableRollError, roll_on_table, roll_on_table_adjusted, row_for,
+    MAX_DEPTH, RerollStep, RollOnTable, TableRollError, roll_on_table, roll_on_table_adjusted,
+    row_for,
 };
 pub use validate::validate_file;

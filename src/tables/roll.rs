@@ -8,8 +8,9 @@ use crate::dice::{DiceExpr, DiceSource, RollError};
 
 use super::model::{Action, RollRow, RollTable, Table, TableKind};
 
-/// Deeper than this, tables that roll each other are taken to be a loop.
-const MAX_DEPTH: usize = 16;
+/// Deeper than this, tables that roll each other are taken to be a loop (`check` reports
+/// tables whose `roll` actions go round in one).
+pub const MAX_DEPTH: usize = 16;
 
 /// One roll on a table and everything it led to. It borrows the tables it was rolled
 /// on: a fight rolls without copying a name.
@@ -99,7 +100,8 @@ fn roll_at_depth<'t>(
         });
     };
     too_deep(table, depth)?;
-    let result = roll_die(table, roll_table, dice)? + adjustment;
+    // An adjustment as large as a number goes reads the last row, never wraps to the first.
+    let result = roll_die(table, roll_table, dice)?.saturating_add(adjustment);
     resolve_at_depth(table, roll_table, find, dice, depth, result)
 }
 

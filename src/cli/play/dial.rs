@@ -10,6 +10,9 @@
 
 use std::fmt;
 
+use affray::names::suggest;
+use affray::ruleset::Ruleset;
+use affray::source::excerpt;
 use indexmap::IndexMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,14 +55,134 @@ pub struct Dials {
 const ALL_CHOICES: &str = "choices";
 const ALL_DICE: &str = "dice";
 
+/// Why a setting is refused, and what to write instead when there is a close name.
+#[derive(Debug)]
+pub struct DialError {
+    pub reason: String,
+    pub help: Option<String>,
+}
+
+impl fmt::Display for DialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.help {
+            Some(help) => write!(f, "{}; {help}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl From<String> for DialError {
+    fn from(reason: String) -> Self {
+        DialError { reason, help: None }
+    }
+}
+
+/// What a setting may name in one fight: its combatants, and the decisions its ruleset
+/// is known to ask.
+pub struct Known {
+    combatants: Vec<String>,
+    decisions: Vec<String>,
+}
+
+impl Known {
+    pub fn new(ruleset: &Ruleset, combatants: Vec<String>) -> Self {
+        Known {
+            combatants,
+            decisions: decisions(ruleset),
+        }
+    }
+}
+
+/// The decisions a fight under `ruleset` is known to ask: the engine's own, combat.toml's,
+/// those tactics.toml and its styles answer, those the tactics module answers
+/// (`choose_NAME`), and those its scripts ask by a written name (`fight.choose(who,
+/// "reaction", ...)`). A script may also ask one by a name it works out, which no list
+/// holds.
+fn decisions(ruleset: &Ruleset) -> Vec<String> {
+    let mut found: Vec<String> = [
+        "action",
+        "target",
+        "reaction",
+        "weapon",
+        "location",
+        "redirect_location",
+        "weapon_to_ready",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(combat) = &ruleset.combat {
+        for exchange in &combat.exchanges {
+            found.extend(
+                exchange
+                    .reactions
+                    .iter()
+                    .map(|r| r.withdraw_decision.to_string()),
+            );
+            if let Some(effects) = &exchange.effects {
+                found.push(effects.decision.to_string());
+                found.extend(
+                    effects
+                        .effects
+                        .iter()
+                        .filter_map(|effect| effect.decision.map(|d| d.to_string())),
+                );
+            }
+            if let Some(instead) = &exchange.instead {
+                found.push(instead.decision.to_string());
+            }
+        }
+    }
+    let tactics = &ruleset.tactics;
+    found.extend(tactics.decisions.keys().map(|d| d.to_string()));
+    for style in tactics.styles.values() {
+        found.extend(style.keys().map(|d| d.to_string()));
+    }
+    for script in &ruleset.scripts {
+        found.extend(
+            script
+                .functions
+                .iter()
+                .filter_map(|(name, _)| name.strip_prefix("choose_").map(String::from)),
+        );
+        found.extend(chosen_in(script.file.text()));
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The decisions a script's text asks by a written name: `choose(WHO, "NAME"`.
+fn chosen_in(text: &str) -> Vec<String> {
+    text.match_indices("choose(")
+        .filter_map(|(at, call)| {
+            let rest = &text[at + call.len()..];
+            let (_, after) = rest.split_once(',')?;
+            let name = after.trim_start().strip_prefix('"')?;
+            let (name, _) = name.split_once('"')?;
+            let word = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            word.then(|| name.to_string())
+        })
+        .collect()
+}
+
 impl Dials {
-    /// Apply `STEP=LEVEL` or `NAME:STEP=LEVEL`; the reason when it is not one.
-    pub fn set(&mut self, setting: &str) -> Result<(), String> {
-        let (step, level) = setting
-            .split_once('=')
-            .ok_or_else(|| format!("`{setting}` is not STEP=LEVEL (e.g. dice=auto)"))?;
-        let level = Level::parse(level.trim())
-            .ok_or_else(|| format!("`{}` is not a level: manual, suggest or auto", level.trim()))?;
+    /// Apply `STEP=LEVEL` or `NAME:STEP=LEVEL`; the reason when it is not one. With what
+    /// the fight `knows`, a combatant it does not have is refused, and so is a step a
+    /// letter or two off one of its decisions ("did you mean"); a step far from all of
+    /// them is kept, since a script may ask a decision by a name no list holds.
+    pub fn set(&mut self, setting: &str, knows: Option<&Known>) -> Result<(), DialError> {
+        let (step, level) = setting.split_once('=').ok_or_else(|| {
+            DialError::from(format!(
+                "`{}` is not STEP=LEVEL (e.g. dice=auto)",
+                excerpt(setting)
+            ))
+        })?;
+        let level = Level::parse(level.trim()).ok_or_else(|| {
+            DialError::from(format!(
+                "`{}` is not a level: manual, suggest or auto",
+                excerpt(level.trim())
+            ))
+        })?;
         let step = step.trim();
         // `dice:attack` is a step; `Ysolde:dice` and `Ysolde:dice:attack` name a combatant.
         let (who, step) = match step.split_once(':') {
@@ -67,7 +190,35 @@ impl Dials {
             _ => (None, step),
         };
         if step.is_empty() {
-            return Err(format!("`{setting}` names no step"));
+            return Err(format!("`{}` names no step", excerpt(setting)).into());
+        }
+        if let Some(knows) = knows {
+            if let Some(who) = &who
+                && !knows.combatants.contains(who)
+            {
+                let close = suggest(who, &knows.combatants)
+                    .map_or(String::new(), |close| format!("did you mean `{close}`? "));
+                return Err(DialError {
+                    reason: format!("`{}` is no combatant of this fight", excerpt(who)),
+                    help: Some(format!(
+                        "{close}The combatants: {}",
+                        knows.combatants.join(", ")
+                    )),
+                });
+            }
+            let generic = step == ALL_CHOICES || step == ALL_DICE || step.starts_with("dice:");
+            if !generic
+                && !knows.decisions.iter().any(|d| d == step)
+                && let Some(close) = suggest(step, &knows.decisions)
+            {
+                return Err(DialError {
+                    reason: format!("`{}` is no step of this fight", excerpt(step)),
+                    help: Some(format!(
+                        "did you mean `{close}`? The steps: choices, dice, dice:WORD, and the decisions {}",
+                        knows.decisions.join(", ")
+                    )),
+                });
+            }
         }
         self.settings.insert((who, step.to_string()), level);
         Ok(())
@@ -131,10 +282,10 @@ mod tests {
     #[test]
     fn the_most_particular_setting_wins() {
         let mut dials = Dials::default();
-        dials.set("dice=auto").unwrap();
-        dials.set("dice:attack=manual").unwrap();
-        dials.set("Ysolde:dice:attack=suggest").unwrap();
-        dials.set("Brannoc:manoeuvre=manual").unwrap();
+        dials.set("dice=auto", None).unwrap();
+        dials.set("dice:attack=manual", None).unwrap();
+        dials.set("Ysolde:dice:attack=suggest", None).unwrap();
+        dials.set("Brannoc:manoeuvre=manual", None).unwrap();
         assert_eq!(dials.for_die(None, "initiative for Brannoc"), Level::Auto);
         assert_eq!(
             dials.for_die(Some("Brannoc"), "attack with Long Sword"),
@@ -176,11 +327,18 @@ mod tests {
     #[test]
     fn bad_settings_say_why() {
         let mut dials = Dials::default();
-        assert!(dials.set("dice").unwrap_err().contains("STEP=LEVEL"));
         assert!(
             dials
-                .set("dice=sometimes")
+                .set("dice", None)
                 .unwrap_err()
+                .to_string()
+                .contains("STEP=LEVEL")
+        );
+        assert!(
+            dials
+                .set("dice=sometimes", None)
+                .unwrap_err()
+                .to_string()
                 .contains("manual, suggest or auto")
         );
     }

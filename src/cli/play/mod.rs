@@ -23,6 +23,7 @@ use std::sync::Arc;
 use affray::engine::{FightHandle, FightSetup, Log, ScriptedChooser};
 use affray::ruleset::{Problems, Ruleset};
 use affray::scenario::{self, Scenario};
+use affray::source::excerpt;
 
 pub use record::Record;
 pub use replay::run as replay;
@@ -38,7 +39,9 @@ fn problem_with_help(message: String, help: String) -> Problems {
 
 /// A `--dial` setting, checked when the command line is read.
 pub fn parse_dial(setting: &str) -> Result<String, String> {
-    dial::Dials::default().set(setting)?;
+    dial::Dials::default()
+        .set(setting, None)
+        .map_err(|error| error.to_string())?;
     Ok(setting.to_string())
 }
 
@@ -69,11 +72,28 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
             (record, state)
         }
     };
+    let (ruleset, scenario) = scenario::load(&record.scenario, record.ruleset.as_deref())?;
+    // Checked against the fight: a misspelt name would otherwise dial nothing.
+    let known = dial::Known::new(
+        &ruleset,
+        scenario
+            .combatants
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect(),
+    );
     let mut dials = dial::Dials::default();
     for setting in record.dials.iter().chain(args.dials) {
-        dials.set(setting).map_err(problem)?;
+        dials.set(setting, Some(&known)).map_err(|error| {
+            let message = format!("--dial {}: {}", excerpt(setting), error.reason);
+            vec![match error.help {
+                Some(help) => {
+                    miette::miette!(code = "affray::usage::dial", help = help, "{message}")
+                }
+                None => miette::miette!(code = "affray::usage::dial", "{message}"),
+            }]
+        })?;
     }
-    let (ruleset, scenario) = scenario::load(&record.scenario, record.ruleset.as_deref())?;
     let ruleset = Arc::new(ruleset);
     let terminal = prompt::Terminal::stdin();
     terminal.say(&format!(

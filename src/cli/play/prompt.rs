@@ -70,7 +70,8 @@ impl Terminal {
         }
         let answer = line.trim().to_string();
         if self.piped {
-            self.say(&answer);
+            // Cut: an answer is a number or a name, and a pasted megabyte is not echoed.
+            self.say(&affray::source::excerpt(&answer));
         }
         match answer.as_str() {
             "?" | "help" => Answer::Help,

@@ -80,7 +80,7 @@ fn replay(record: &Record, ruleset: Option<&Path>) -> Result<Run, Problems> {
     let ruleset = Arc::new(ruleset);
     let mut dials = Dials::default();
     for setting in &record.dials {
-        let _ = dials.set(setting);
+        let _ = dials.set(setting, None);
     }
     let session = Session::new(SessionSetup {
         record: record.clone(),

@@ -13,8 +13,9 @@ use affray::engine::{Chooser, Decision, FightError, FightHandle, FightObserver, 
 use affray::log::{Event, render_text};
 use affray::names::{self, Name};
 use affray::script::TacticsChooser;
+use affray::source::excerpt;
 
-use super::dial::{Dials, Level};
+use super::dial::{Dials, Known, Level};
 use super::prompt::{Answer, HELP, Terminal};
 use super::record::{Input, Record};
 use super::status;
@@ -325,7 +326,8 @@ impl Session {
                         "  {value} cannot be rolled on a 1D{sides}: enter 1 to {sides}"
                     )),
                     Err(_) => self.say(&format!(
-                        "  `{text}` is not a number: enter the value rolled, 1 to {sides}, or r to roll; ? for help"
+                        "  `{}` is not a number: enter the value rolled, 1 to {sides}, or r to roll; ? for help",
+                        excerpt(text)
                     )),
                 },
             }
@@ -365,10 +367,16 @@ impl Session {
                 let lines = self.fight.as_ref().map(status::view).unwrap_or_default();
                 self.say(&lines.join("\n"));
             }
-            Answer::Dial(setting) => match self.dials.set(&setting) {
-                Ok(()) => self.say(&format!("  dial: {setting}")),
-                Err(reason) => self.say(&format!("  {reason}")),
-            },
+            Answer::Dial(setting) => {
+                let known = self
+                    .fight
+                    .as_ref()
+                    .map(|fight| Known::new(fight.ruleset(), self.names.clone()));
+                match self.dials.set(&setting, known.as_ref()) {
+                    Ok(()) => self.say(&format!("  dial: {}", excerpt(&setting))),
+                    Err(reason) => self.say(&format!("  {reason}")),
+                }
+            }
             Answer::Undo => {
                 if self.record.resolved.is_empty() {
                     self.say("  nothing to undo yet: no action has been resolved");
@@ -517,7 +525,8 @@ impl Session {
             match options.iter().find(|o| names::typed_as(o, &text)) {
                 Some(option) => return Ok((*option, "GM")),
                 None => self.say(&format!(
-                    "  `{text}` is not one of the options: a number from 1 to {}, or a name as listed",
+                    "  `{}` is not one of the options: a number from 1 to {}, or a name as listed",
+                    excerpt(&text),
                     options.len()
                 )),
             }

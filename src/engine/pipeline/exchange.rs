@@ -742,11 +742,13 @@ impl FightHandle {
             }
             let context = self.exchange_context(env);
             for call in &calls {
-                self.0
-                    .hooks
-                    .call_row(self, Some(who), table, row, call, Some(&context))
-                    .map_err(|failure| FightError::Script(Box::new(failure)))?;
+                let called =
+                    self.0
+                        .hooks
+                        .call_row(self, Some(who), table, row, call, Some(&context));
+                // A limit reached in the script is what stopped it.
                 self.fatal()?;
+                called.map_err(|failure| FightError::Script(Box::new(failure)))?;
             }
         }
         Ok(())

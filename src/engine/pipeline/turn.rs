@@ -47,7 +47,9 @@ impl FightHandle {
         let turn = self.combat().map(|c| &c.turn);
         let Some((turn, initiative)) = turn.and_then(|t| t.initiative.as_ref().map(|i| (t, i)))
         else {
-            return Ok(self.hook("initiative", &[HookArgument::Who(who)])?.as_int());
+            return Ok(self
+                .hook("initiative", &[HookArgument::Who(who)])?
+                .number(self.ruleset())?);
         };
         let kept = self.core().combatants[who].rolled_initiative;
         let rolled = match (kept, &turn.keep_initiative) {
@@ -62,7 +64,7 @@ impl FightHandle {
             Some(modifier) => self.evaluate(who, "initiative", |env| env.number_of(modifier))?,
             None => 0,
         };
-        Ok(rolled + modifier)
+        Ok(rolled.saturating_add(modifier))
     }
 
     /// `who` at the start of the fight: what it holds in hand (`[hands]`), then the
@@ -209,9 +211,9 @@ impl FightHandle {
     pub(in crate::engine) fn tie_break(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.tie_break.as_ref()) {
             Some(tie_break) => self.evaluate(who, "tie break", |env| env.number_of(tie_break)),
-            None if self.has_hook("tie_break") => {
-                Ok(self.hook("tie_break", &[HookArgument::Who(who)])?.as_int())
-            }
+            None if self.has_hook("tie_break") => Ok(self
+                .hook("tie_break", &[HookArgument::Who(who)])?
+                .number(self.ruleset())?),
             None => Ok(0),
         }
     }
@@ -219,7 +221,9 @@ impl FightHandle {
     pub(in crate::engine) fn action_budget(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.actions.as_ref()) {
             Some(actions) => self.evaluate(who, "actions", |env| env.number_of(actions)),
-            None => Ok(self.hook("actions", &[HookArgument::Who(who)])?.as_int()),
+            None => Ok(self
+                .hook("actions", &[HookArgument::Who(who)])?
+                .number(self.ruleset())?),
         }
     }
 
@@ -228,7 +232,7 @@ impl FightHandle {
             Some(out) => self.evaluate(who, "", |env| env.holds(out)),
             None => Ok(self
                 .hook("out_of_fight", &[HookArgument::Who(who)])?
-                .as_bool()),
+                .flag(self.ruleset())?),
         }
     }
 
@@ -248,10 +252,7 @@ impl FightHandle {
         let Some(combat) = native else {
             return Ok(self
                 .hook("choices", &[HookArgument::Who(who)])?
-                .as_strings()
-                .iter()
-                .map(Name::from)
-                .collect());
+                .names(self.ruleset())?);
         };
         // Every guard read under one hold of the fight's state.
         self.evaluate(who, "", |env| {
