@@ -7,7 +7,8 @@
 #   fuzz/run.sh build               build every target
 #   fuzz/run.sh TARGET [SECONDS]    fuzz TARGET (tables, dice, given_dice, ruleset) for
 #                                   SECONDS (default 600), one job
-#   fuzz/run.sh merge TARGET        minimise fuzz/corpus/TARGET with what fuzzing found
+#   fuzz/run.sh merge TARGET [OPT]  minimise fuzz/corpus/TARGET with what fuzzing found
+#                                   (OPT: libFuzzer options, such as -max_len=4096)
 #   fuzz/run.sh replay TARGET FILE  run TARGET on one input (a crash, to debug it)
 #
 # The corpus in git (fuzz/corpus/TARGET) is only read; what a run finds goes to
@@ -29,15 +30,20 @@ case ${1:-} in
         target=${2:?which target}
         merged=$(mktemp -d)
         mkdir -p "work/$target"
-        # -merge=1 keeps the smallest inputs that together reach every feature reached
-        # by the old corpus and the work folder.
-        fuzz run "$target" "$merged" "corpus/$target" "work/$target" -- -merge=1
+        # A set of inputs as small as libFuzzer finds that together reach every feature
+        # of the old corpus and the work folder; more options after the target (the
+        # corpus in git was merged with -max_len=4096 for tables).
+        fuzz run "$target" "$merged" "corpus/$target" "work/$target" -- \
+            -set_cover_merge=1 "${@:3}"
         rm -rf "corpus/$target"
         mv "$merged" "corpus/$target"
         chmod 755 "corpus/$target"
         ;;
     replay)
-        fuzz run "${2:?which target}" "${3:?which input}"
+        input=${3:?which input}
+        # Named from where the script was called, before it moved into fuzz/.
+        [[ $input = /* ]] || input="$OLDPWD/$input"
+        fuzz run "${2:?which target}" "$input"
         ;;
     tables | dice | given_dice | ruleset)
         mkdir -p "work/$1"
@@ -45,7 +51,7 @@ case ${1:-} in
             -max_total_time="${2:-600}" -print_final_stats=1
         ;;
     *)
-        sed -n '2,17p' "$0" >&2
+        sed -n '2,18p' "$0" >&2
         exit 2
         ;;
 esac
