@@ -164,7 +164,7 @@ fn compare_finds_a_house_ruled_fumble_table() {
     edit(&fumbles, "  01–03  falter", "  01–06  falter");
     edit(&fumbles, "  04–06  drop_weapon", "  07–07  drop_weapon");
     edit(&fumbles, "  07–09  lose_balance", "  08–09  lose_balance");
-    let out = run_ok(&[
+    let args = [
         "compare",
         DUEL,
         "--ruleset",
@@ -175,7 +175,8 @@ fn compare_finds_a_house_ruled_fumble_table() {
         "1000",
         "--seed",
         "1",
-    ]);
+    ];
+    let out = run_ok(&args);
     let line = |name: &str| {
         out.lines()
             .find(|l| l.trim_start().starts_with(name))
@@ -198,20 +199,7 @@ fn compare_finds_a_house_ruled_fumble_table() {
     assert!(line("close combat fumble: falter").contains('+'), "{out}");
     assert!(out.contains("significant difference"), "{out}");
     // The verdict opens the report, its numbers those of the figures.
-    let json: Value = serde_json::from_str(&run_ok(&[
-        "compare",
-        DUEL,
-        "--ruleset",
-        "rulesets/legend",
-        "--ruleset",
-        house.to_str().unwrap(),
-        "--fights",
-        "1000",
-        "--seed",
-        "1",
-        "--json",
-    ]))
-    .unwrap();
+    let json: Value = serde_json::from_str(&run_ok(&[&args[..], &["--json"]].concat())).unwrap();
     let comparison = &json.as_array().map_or(&json, |all| &all[0]);
     let verdict = out[..out.find("win rate ").unwrap()].replace('\n', " ");
     let same = format!(

@@ -14,8 +14,8 @@ use crate::tables::{
     Table, TableKind, Value, roll_on_table_adjusted,
 };
 
-use super::state::{ActiveCondition, Remaining, WeaponPlace};
-use super::{FightError, FightHandle};
+use super::state::{ActiveCondition, Location, Remaining, WeaponPlace};
+use super::{Core, FightError, FightHandle};
 
 /// A primitive's failure: a message for the script's author.
 pub type Primitive<T> = Result<T, String>;
@@ -437,13 +437,8 @@ impl FightHandle {
         let armour = armour.max(0);
         let name = {
             let mut core = self.core();
-            let combatant = &mut core.combatants[who];
-            let name = combatant.spec.name;
-            combatant
-                .locations
-                .get_mut(&location)
-                .ok_or_else(|| format!("{name} has no location `{location}`"))?
-                .armour = armour;
+            let (name, place) = location_of(&mut core, who, location)?;
+            place.armour = armour;
             name
         };
         self.emit(Event::Armour {
@@ -458,12 +453,7 @@ impl FightHandle {
     /// deriving them from characteristics).
     pub fn set_max_hit_points(&self, who: usize, location: Name, value: i64) -> Primitive<()> {
         let mut core = self.core();
-        let combatant = &mut core.combatants[who];
-        let name = combatant.spec.name;
-        let place = combatant
-            .locations
-            .get_mut(&location)
-            .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+        let (_, place) = location_of(&mut core, who, location)?;
         place.max_hit_points = value;
         place.hit_points = value;
         Ok(())
@@ -480,12 +470,7 @@ impl FightHandle {
         }
         let (name, left) = {
             let mut core = self.core();
-            let combatant = &mut core.combatants[who];
-            let name = combatant.spec.name;
-            let place = combatant
-                .locations
-                .get_mut(&location)
-                .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+            let (name, place) = location_of(&mut core, who, location)?;
             place.hit_points = place.hit_points.saturating_sub(amount);
             (name, place.hit_points)
         };
@@ -508,12 +493,7 @@ impl FightHandle {
         }
         let (name, gained, left) = {
             let mut core = self.core();
-            let combatant = &mut core.combatants[who];
-            let name = combatant.spec.name;
-            let place = combatant
-                .locations
-                .get_mut(&location)
-                .ok_or_else(|| format!("{name} has no location `{location}`"))?;
+            let (name, place) = location_of(&mut core, who, location)?;
             let before = place.hit_points;
             let most = place.max_hit_points.max(before);
             place.hit_points = before.saturating_add(amount).min(most);
@@ -1161,4 +1141,18 @@ impl FightHandle {
 /// fight's names are bound; a table's row cannot (`affray check` refuses it there).
 fn not_here(expr: &ActionExpr) -> String {
     format!("`{expr}` is an expression of combat.toml: it cannot be done here")
+}
+
+/// `who`'s name and its location `location`, or the message that it has none.
+fn location_of(
+    core: &mut Core,
+    who: usize,
+    location: Name,
+) -> Result<(Name, &mut Location), String> {
+    let combatant = &mut core.combatants[who];
+    let name = combatant.spec.name;
+    match combatant.locations.get_mut(&location) {
+        Some(place) => Ok((name, place)),
+        None => Err(format!("{name} has no location `{location}`")),
+    }
 }
