@@ -4,6 +4,9 @@
 //! TOML settings and equipment); this library reads, checks and runs it. See
 //! ARCHITECTURE.md for the stages and where each lives.
 
+// Nothing a user writes may make affray panic: no `unwrap` outside tests (clippy.toml).
+#![warn(clippy::unwrap_used)]
+
 pub mod analysis;
 pub mod dice;
 pub mod engine;

@@ -1,6 +1,8 @@
 //! The `affray` command line. Only argument parsing, terminals and exit codes live here;
 //! everything else is the library.
 
+#![warn(clippy::unwrap_used)]
+
 mod cli;
 
 // Rule scripts allocate and free a value at almost every step; mimalloc runs a fight
