@@ -1475,6 +1475,60 @@ fn pin_weapon_stops_attacks_until_the_weapon_is_freed() {
     assert!(!options.contains(&"attack".to_string()), "{options:?}");
 }
 
+/// Freeing a pinned weapon "requires an Opposed Test of combat skills, the winner of
+/// which can free their weapon": both roll now. Ann is pinned as above; on her turn she
+/// frees the weapon (her style 60, or Brawn 40 if it were better) with 55 against Bob's
+/// combat skill (50) of 45: both succeed, and the higher roll wins. She may attack again.
+#[test]
+fn a_pinned_weapon_is_freed_by_winning_the_opposed_test() {
+    let f = pinned_then_free("55 45");
+    assert_eq!(
+        f.tests()[2..],
+        [
+            t("Ann", "style", 60, 55, "success"),
+            t("Bob", "style", 50, 45, "success")
+        ]
+    );
+    f.has("Ann wins the contest against Bob")
+        .has("Ann: pinned weapon ends");
+}
+
+/// The same struggle lost: Ann's 70 fails against Bob's success of 45. The weapon stays
+/// pinned.
+#[test]
+fn a_pinned_weapon_stays_pinned_when_the_opposed_test_is_lost() {
+    let f = pinned_then_free("70 45");
+    f.has("Ann loses the contest against Bob")
+        .lacks("pinned weapon ends");
+}
+
+/// Both fail (Ann 90 against 60, Bob 80 against 50): the same level, but not a successful
+/// one, so the higher roll does not win it (README.md, "Opposed tests"): the pin holds.
+#[test]
+fn a_struggle_both_fail_leaves_the_weapon_pinned() {
+    let f = pinned_then_free("90 80");
+    f.has("Ann loses the contest against Bob")
+        .lacks("pinned weapon ends");
+}
+
+/// Ann pinned by Bob's critical parry (as in the test above), then Ann's turn: Free
+/// Weapon, with `dice` for the struggle.
+fn pinned_then_free(dice: &str) -> Fight {
+    duel(
+        "free-pinned",
+        Fighter::ann(),
+        Fighter::bob(),
+        &[
+            ("parry_after_miss", "Bob", "complete"),
+            ("manoeuvre", "Bob", "pin_weapon"),
+            ("manoeuvre", "Bob", "stand_fast"),
+            ("action", "Bob", "defend"),
+            ("action", "Ann", "free_weapon"),
+        ],
+        &format!("80 3 {dice}"),
+    )
+}
+
 // ================================================================ knockback
 
 /// Knockback: "Any attack which causes more damage than the SIZ of the recipient

@@ -906,7 +906,7 @@ impl FightHandle {
                         action.value
                     ));
                 }
-                Action::Resist { .. } | Action::Test { .. } => {
+                Action::Resist { .. } | Action::Test { .. } | Action::Contest { .. } => {
                     return Err(format!(
                         "`{}` is a test of combat.toml, done in an exchange: it cannot be done here",
                         action.value

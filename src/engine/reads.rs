@@ -176,6 +176,10 @@ pub enum Read {
     Allies(Who),
     /// Opponents at distance 0.
     Engaged(Who),
+    /// The combatant's number: its place in the scenario, the first 1, so that a value
+    /// may name it (`set pinned_by (winner.number)`, read by `contest ... of pinned_by`)
+    /// and 0 names nobody.
+    Number(Who),
     /// The distance between `self` and `other`.
     Distance,
     Round,
@@ -271,7 +275,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 18] = [
+const FIELDS: [&str; 19] = [
     "given",
     "skill_of",
     "skill",
@@ -290,6 +294,7 @@ const FIELDS: [&str; 18] = [
     "out",
     "armour",
     "in_hand",
+    "number",
 ];
 
 /// The names an expression may use at a [`Place`]. Every path resolved is kept, its
@@ -437,6 +442,7 @@ impl<'v> FightScope<'v> {
             ["out"] => self.slot(Read::Out(who), Type::Bool),
             ["armour"] => self.slot(Read::Armour(who), Type::Number),
             ["in_hand"] => self.slot(Read::InHand(who), Type::Number),
+            ["number"] => self.slot(Read::Number(who), Type::Number),
             ["allies"] => self.slot(Read::Allies(who), Type::Number),
             ["engaged"] => self.slot(Read::Engaged(who), Type::Number),
             ["distance"] if who == Who::Other => self.slot(Read::Distance, Type::Number),
@@ -883,6 +889,7 @@ impl Considers {
                 | Read::Out(who)
                 | Read::Armour(who)
                 | Read::InHand(who)
+                | Read::Number(who)
                 | Read::Allies(who)
                 | Read::Engaged(who) => considers.other |= *who != Who::Me,
                 Read::Distance => considers.other = true,
@@ -1054,6 +1061,7 @@ impl<'a> World<'a> {
                 })
             }),
             Read::Opponents(who) => side_count(*who, false, false),
+            Read::Number(who) => World::who(bound, *who).map_or(0, |at| at as i64 + 1),
             Read::InHand(who) => combatant(*who).map_or(0, |c| {
                 c.weapons
                     .iter()

@@ -91,6 +91,14 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         against: Option<i64>,
     },
+    /// An opposed test both sides roll now (`contest TEST against ...`): whether the
+    /// combatant won it, and against whom (none: nobody stood against it).
+    Contested {
+        who: Name,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        against: Option<Name>,
+        won: bool,
+    },
     /// A blow forced a combatant back so many metres.
     Knockback {
         who: Name,

@@ -160,6 +160,15 @@ pub fn render_text(event: &Event, out: &mut String) {
             ),
             (_, None) => writeln!(out, "    {who} fails to resist: there is no roll to beat"),
         },
+        // Both rolled now: a better level wins, the same passing level the higher roll.
+        Event::Contested { who, against, won } => match (against, won) {
+            (Some(other), true) => writeln!(out, "    {who} wins the contest against {other}"),
+            (Some(other), false) => writeln!(
+                out,
+                "    {who} loses the contest against {other} (a better level wins, then the higher roll)"
+            ),
+            (None, _) => writeln!(out, "    {who} wins the contest: nobody stands against it"),
+        },
         Event::Knockback { who, metres } => {
             writeln!(out, "    {who} is knocked back {metres} m")
         }

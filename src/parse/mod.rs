@@ -521,6 +521,10 @@ fn human_name(rule: Rule) -> Option<&'static str> {
             "`resist`, as in `resist evade or condition prone`"
         }
         Rule::kw_test | Rule::test_action => "`test`, as in `test athletics or condition prone`",
+        Rule::kw_contest | Rule::contest_action => {
+            "`contest`, as in `contest free_weapon against combat_skill of pinned_by then clear pinned_weapon`"
+        }
+        Rule::kw_against => "`against` and the test the other combatant rolls",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
         Rule::action_expr => "an expression in parentheses, as in `(damage)`",
         Rule::otherwise | Rule::branch => "an action, or several in parentheses",

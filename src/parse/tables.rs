@@ -120,6 +120,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_condition
             | Rule::kw_resist
             | Rule::kw_test
+            | Rule::kw_contest
+            | Rule::kw_against
             | Rule::kw_clear
             | Rule::kw_set
             | Rule::kw_drop
@@ -487,6 +489,23 @@ fn lower_action(
                     then,
                     otherwise,
                 }
+            }
+        }
+        Rule::contest_action => {
+            let test = lower_name(origin, children.expect(Rule::name, "a test")?);
+            let against = lower_name(origin, children.expect(Rule::name, "a test")?);
+            let of = lower_interned(origin, children.expect(Rule::name, "a value")?);
+            let branch = |group: Option<Pair<'_, Rule>>| {
+                group.map_or(Ok(Vec::new()), |group| {
+                    lower_actions_in(origin, group, hundred)
+                })
+            };
+            Action::Contest {
+                test,
+                against,
+                of,
+                then: branch(children.optional(Rule::then_branch))?,
+                otherwise: branch(children.optional(Rule::otherwise))?,
             }
         }
         Rule::spend_action => Action::Spend {

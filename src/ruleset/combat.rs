@@ -1559,17 +1559,34 @@ fn check_resists(
     problems: &mut Problems,
 ) {
     for action in actions {
-        let (test, alone) = match &action.value {
-            Action::Resist { test, .. } => (test, false),
-            Action::Test { test, .. } => (test, true),
-            _ => {
-                for branch in action.value.branches() {
-                    check_resists(branch, tests, file, problems);
-                }
-                continue;
-            }
+        // The tests it rolls, and whether each must say its `pass` levels: a test on its
+        // own passes by them, a contest breaks a tie of levels by them.
+        let rolled = match &action.value {
+            Action::Resist { test, .. } => vec![(test, false)],
+            Action::Test { test, .. } => vec![(test, true)],
+            Action::Contest { test, against, .. } => vec![(test, true), (against, false)],
+            _ => Vec::new(),
         };
-        match tests {
+        for (test, alone) in rolled {
+            check_rolled(action, test, alone, tests, file, problems);
+        }
+        for branch in action.value.branches() {
+            check_resists(branch, tests, file, problems);
+        }
+    }
+}
+
+/// A test an action rolls (`test`) is a test kind of combat.toml, one that says its
+/// `pass` levels where it must (`alone`).
+fn check_rolled(
+    action: &Spanned<Action>,
+    test: &Spanned<String>,
+    alone: bool,
+    tests: Option<(&[String], &[String])>,
+    file: &SourceFile,
+    problems: &mut Problems,
+) {
+    match tests {
             Some((all, passing)) if !all.contains(&test.value) => problems.push(
                 UnknownName::new(
                     "affray::combat::unknown_test",
@@ -1589,7 +1606,8 @@ fn check_resists(
                     file: file.name().to_string(),
                     label: "no `pass` levels".into(),
                     message: format!(
-                        "`test {}` needs to know which levels pass it: the test says no `pass`",
+                        "`{} {}` needs to know which levels pass it: the test says no `pass`",
+                        action.value.verb(),
                         test.value
                     ),
                     help: format!(
@@ -1615,10 +1633,6 @@ fn check_resists(
                 .into(),
             ),
         }
-        for branch in action.value.branches() {
-            check_resists(branch, tests, file, problems);
-        }
-    }
 }
 
 /// The tests that say which levels pass them.
@@ -1664,7 +1678,9 @@ pub(super) fn check_table_resists(
             _ => Vec::new(),
         };
         for action in misplaced {
-            if let Action::Resist { .. } | Action::Test { .. } = &action.value {
+            if let Action::Resist { .. } | Action::Test { .. } | Action::Contest { .. } =
+                &action.value
+            {
                 problems.push(
                     RulesetProblem::Toml {
                         src: file.named(),

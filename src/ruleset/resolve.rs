@@ -1059,7 +1059,10 @@ impl Names<'_> {
                 // The test is one of combat.toml's, checked when it is compiled; what
                 // happens on a success or a failure, or what a party does, is checked
                 // here like any action.
-                Action::Resist { .. } | Action::Test { .. } | Action::Party { .. } => {
+                Action::Resist { .. }
+                | Action::Test { .. }
+                | Action::Contest { .. }
+                | Action::Party { .. } => {
                     for branch in action.value.branches() {
                         self.check_actions(branch, file, problems);
                     }

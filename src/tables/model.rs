@@ -139,6 +139,19 @@ pub enum Action {
         then: Vec<Spanned<Action>>,
         otherwise: Vec<Spanned<Action>>,
     },
+    /// `contest free_weapon against combat_skill of pinned_by then (clear pinned_weapon)`:
+    /// the combatant rolls the test kind `test` of combat.toml and the combatant whose
+    /// number its value `of` holds (`set pinned_by (winner.number)`) rolls `against`,
+    /// both now; the actions when the combatant wins (`then`) and when it does not.
+    Contest {
+        test: Spanned<String>,
+        against: Spanned<String>,
+        of: Spanned<crate::names::Name>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Spanned<Action>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Spanned<Action>>,
+    },
     /// `spend 1 action "yanking the weapon free"`: actions spent now, as many as
     /// the combatant has left, on what the text says (the rule's name without one).
     Spend {
@@ -272,14 +285,39 @@ impl Action {
         }
     }
 
-    /// The actions within this one: what `resist` and `test` do on a success and on a
-    /// failure, what a party does (none for the other actions).
+    /// The word an action begins with (`test`, `contest`, ...).
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Action::Script { .. } => "script",
+            Action::LoseActions { .. } => "lose",
+            Action::Reroll { .. } => "reroll",
+            Action::RollTable { .. } => "roll",
+            Action::Resist { .. } => "resist",
+            Action::Test { .. } => "test",
+            Action::Contest { .. } => "contest",
+            Action::Spend { .. } => "spend",
+            Action::Ready { .. } => "ready",
+            Action::Hurt { .. } => "hurt",
+            Action::Lodge => "lodge",
+            Action::Party { party, .. } => party.word(),
+            Action::Clear { .. } => "clear",
+            Action::Set { .. } => "set",
+            Action::Drop { .. } => "drop",
+            Action::Condition { .. } => "condition",
+        }
+    }
+
+    /// The actions within this one: what `resist`, `test` and `contest` do on a success
+    /// and on a failure, what a party does (none for the other actions).
     pub fn branches_mut(&mut self) -> [&mut [Spanned<Action>]; 2] {
         match self {
             Action::Resist {
                 then, otherwise, ..
             }
             | Action::Test {
+                then, otherwise, ..
+            }
+            | Action::Contest {
                 then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &mut []],
@@ -294,6 +332,9 @@ impl Action {
                 then, otherwise, ..
             }
             | Action::Test {
+                then, otherwise, ..
+            }
+            | Action::Contest {
                 then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &[]],
@@ -681,6 +722,16 @@ impl std::fmt::Display for Action {
                 otherwise,
             } => {
                 write!(f, "test {test}")?;
+                outcomes(f, then, otherwise)
+            }
+            Action::Contest {
+                test,
+                against,
+                of,
+                then,
+                otherwise,
+            } => {
+                write!(f, "contest {test} against {against} of {of}")?;
                 outcomes(f, then, otherwise)
             }
             Action::Spend { count, on } => {

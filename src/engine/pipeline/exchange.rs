@@ -1,7 +1,8 @@
 //! An exchange's stages, in order: the target, the defender's reaction (declared before
 //! the roll), the attack, the defence, the outcome, the effects the winner buys, the
 //! strike (damage, parry reduction, location, armour, the wound), the effects' actions
-//! and the `after` rules; and the tests an action makes within it (`resist`, `test`).
+//! and the `after` rules; and the tests an action makes within it (`resist`, `test`,
+//! `contest`).
 
 use std::slice;
 
@@ -651,6 +652,17 @@ impl FightHandle {
                     self.perform(who, if passed { then } else { otherwise }, place, env)?;
                     continue;
                 }
+                Action::Contest {
+                    test,
+                    against,
+                    of,
+                    then,
+                    otherwise,
+                } => {
+                    let won = self.contest(who, (&test.value, &against.value), of.value, env)?;
+                    self.perform(who, if won { then } else { otherwise }, place, env)?;
+                    continue;
+                }
                 Action::Party { party, actions } => {
                     let bound = &env.bound;
                     let whom = match party {
@@ -871,6 +883,52 @@ impl FightHandle {
         Ok(resists)
     }
 
+    /// `contest TEST against OTHER of VALUE`: `who` rolls the test kind `test`, the
+    /// combatant whose number (its place from 1) `who`'s value `of` holds rolls
+    /// `other`, both now. `who` wins with a better level, or the same level, one its
+    /// test passes with, and a higher roll; with nobody named, or the one named out of
+    /// the fight, it wins without a roll.
+    fn contest<'f>(
+        &'f self,
+        who: usize,
+        (test, other): (&str, &str),
+        of: Name,
+        env: &mut FightEnv<'f>,
+    ) -> Result<bool, FightError> {
+        let named = self.value(who, of);
+        let opponent = {
+            let core = self.core();
+            usize::try_from(named.saturating_sub(1))
+                .ok()
+                .filter(|&at| named > 0 && at < core.combatants.len() && at != who)
+                .filter(|&at| !core.combatants[at].out)
+        };
+        let Some(opponent) = opponent else {
+            self.emit(Event::Contested {
+                who: self.name(who),
+                against: None,
+                won: true,
+            });
+            return Ok(true);
+        };
+        let Some((kind, mine)) = self.test_between(who, opponent, test, env)? else {
+            return Ok(false);
+        };
+        let Some((_, theirs)) = self.test_between(opponent, who, other, env)? else {
+            return Ok(true);
+        };
+        let won = mine.level < theirs.level
+            || (mine.level == theirs.level
+                && kind.pass.contains(&mine.level)
+                && mine.roll > theirs.roll);
+        self.emit(Event::Contested {
+            who: self.name(who),
+            against: Some(self.name(opponent)),
+            won,
+        });
+        Ok(won)
+    }
+
     /// A test on its own: `who` rolls the test kind `test`; it passes with one of the
     /// kind's `pass` levels.
     fn pass<'f>(
@@ -892,18 +950,30 @@ impl FightHandle {
         test: &str,
         env: &mut FightEnv<'f>,
     ) -> Result<Option<(&'f TestKind, TestResult)>, FightError> {
+        let attacker = env.bound.me;
+        let opponent = if who == attacker {
+            env.bound.other.unwrap_or(attacker)
+        } else {
+            attacker
+        };
+        self.test_between(who, opponent, test, env)
+    }
+
+    /// `who` rolls the test kind `test` with `opponent` as its `other`, with its first
+    /// weapon in hand.
+    fn test_between<'f>(
+        &'f self,
+        who: usize,
+        opponent: usize,
+        test: &str,
+        env: &mut FightEnv<'f>,
+    ) -> Result<Option<(&'f TestKind, TestResult)>, FightError> {
         let Some(combat) = self.combat() else {
             return Ok(None);
         };
         // Checked at load: the test is one of combat.toml's.
         let Some(kind) = combat.tests.iter().find(|kind| kind.name == test) else {
             return Ok(None);
-        };
-        let attacker = env.bound.me;
-        let opponent = if who == attacker {
-            env.bound.other.unwrap_or(attacker)
-        } else {
-            attacker
         };
         let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
         let result = self.roll_for(combat, kind, (who, opponent), weapon, kind.name, env)?;
