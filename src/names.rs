@@ -68,24 +68,46 @@ pub type NameMap<V> = IndexMap<Name, V, foldhash::fast::FixedState>;
 /// A few values keyed by names, in insertion order, found by comparing pointers: for the
 /// handful of numbers a combatant keeps (`fight.set_value`), read hundreds of times a
 /// fight, a scan of a few pointers costs less than hashing one.
+///
+/// Most reads are of a value the combatant does not have (a hold nobody put on it), so
+/// the list keeps a bit for each name it holds, from its pointer: a name whose bit is
+/// clear is not there, without a scan.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NameList<V>(Vec<(Name, V)>);
+pub struct NameList<V> {
+    entries: Vec<(Name, V)>,
+    present: u64,
+}
 
 impl<V> NameList<V> {
+    /// The name's bit among the 64 of `present`, from its text's address (higher bits
+    /// folded in, since the lowest often follow the allocator's alignment).
+    #[inline]
+    fn bit(name: &Name) -> u64 {
+        let at = name.0.as_ptr() as usize;
+        1 << ((at ^ (at >> 6) ^ (at >> 12)) & 63)
+    }
+
+    #[inline]
     pub fn get(&self, name: &Name) -> Option<&V> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        if self.present & Self::bit(name) == 0 {
+            return None;
+        }
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// Set `name` to `value`: in its place when it has one, else at the end.
     pub fn insert(&mut self, name: Name, value: V) {
-        match self.0.iter_mut().find(|(n, _)| *n == name) {
+        match self.entries.iter_mut().find(|(n, _)| *n == name) {
             Some((_, old)) => *old = value,
-            None => self.0.push((name, value)),
+            None => {
+                self.present |= Self::bit(&name);
+                self.entries.push((name, value));
+            }
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &V)> {
-        self.0.iter().map(|(n, v)| (n, v))
+        self.entries.iter().map(|(n, v)| (n, v))
     }
 }
 
