@@ -1457,18 +1457,7 @@ fn slip_free_ends_a_grip() {
 /// turn Ann is offered to free the weapon, not to attack.
 #[test]
 fn pin_weapon_stops_attacks_until_the_weapon_is_freed() {
-    let f = duel(
-        "pin",
-        Fighter::ann(),
-        Fighter::bob(),
-        &[
-            ("parry_after_miss", "Bob", "complete"),
-            ("manoeuvre", "Bob", "pin_weapon"),
-            ("manoeuvre", "Bob", "stand_fast"),
-            ("action", "Bob", "defend"),
-        ],
-        "80 3",
-    );
+    let f = duel("pin", Fighter::ann(), Fighter::bob(), &PIN, "80 3");
     assert!(f.has_condition("Ann", "pinned_weapon"));
     let options = f.action_options("Ann", 1);
     assert!(options.contains(&"free_weapon".to_string()), "{options:?}");
@@ -1511,20 +1500,24 @@ fn a_struggle_both_fail_leaves_the_weapon_pinned() {
         .lacks("pinned weapon ends");
 }
 
+/// Bob's choices when Ann misses (80) and his critical parry (03) pins her weapon.
+const PIN: [(&str, &str, &str); 4] = [
+    ("parry_after_miss", "Bob", "complete"),
+    ("manoeuvre", "Bob", "pin_weapon"),
+    ("manoeuvre", "Bob", "stand_fast"),
+    ("action", "Bob", "defend"),
+];
+
 /// Ann pinned by Bob's critical parry (as in the test above), then Ann's turn: Free
 /// Weapon, with `dice` for the struggle.
 fn pinned_then_free(dice: &str) -> Fight {
+    let mut choices = PIN.to_vec();
+    choices.push(("action", "Ann", "free_weapon"));
     duel(
         "free-pinned",
         Fighter::ann(),
         Fighter::bob(),
-        &[
-            ("parry_after_miss", "Bob", "complete"),
-            ("manoeuvre", "Bob", "pin_weapon"),
-            ("manoeuvre", "Bob", "stand_fast"),
-            ("action", "Bob", "defend"),
-            ("action", "Ann", "free_weapon"),
-        ],
+        &choices,
         &format!("80 3 {dice}"),
     )
 }
