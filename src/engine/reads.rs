@@ -177,7 +177,7 @@ pub enum Read {
     /// Opponents at distance 0.
     Engaged(Who),
     /// The combatant's number: its place in the scenario, the first 1, so that a value
-    /// may name it (`set pinned_by (winner.number)`, read by `contest ... of pinned_by`)
+    /// may name it (`set held_by (winner.number)`, read by `contest ... of held_by`)
     /// and 0 names nobody.
     Number(Who),
     /// The distance between `self` and `other`.

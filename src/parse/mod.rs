@@ -522,7 +522,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         }
         Rule::kw_test | Rule::test_action => "`test`, as in `test athletics or condition prone`",
         Rule::kw_contest | Rule::contest_action => {
-            "`contest`, as in `contest free_weapon against combat_skill of pinned_by then clear pinned_weapon`"
+            "`contest`, as in `contest break_free against hold of held_by then clear held`"
         }
         Rule::kw_against => "`against` and the test the other combatant rolls",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",

@@ -139,9 +139,9 @@ pub enum Action {
         then: Vec<Spanned<Action>>,
         otherwise: Vec<Spanned<Action>>,
     },
-    /// `contest free_weapon against combat_skill of pinned_by then (clear pinned_weapon)`:
+    /// `contest break_free against hold of held_by then (clear held)`:
     /// the combatant rolls the test kind `test` of combat.toml and the combatant whose
-    /// number its value `of` holds (`set pinned_by (winner.number)`) rolls `against`,
+    /// number its value `of` holds (`set held_by (winner.number)`) rolls `against`,
     /// both now; the actions when the combatant wins (`then`) and when it does not.
     Contest {
         test: Spanned<String>,
