@@ -25,6 +25,9 @@ pub struct CompareArgs<'a> {
     pub json: bool,
     pub all: bool,
     pub plot: Option<&'a Path>,
+    pub report: Option<&'a Path>,
+    /// The command as typed, for the HTML report.
+    pub command: String,
 }
 
 /// The scenario set up under one ruleset directory.
@@ -54,8 +57,10 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
         return Ok(());
     };
     let mut reports = Vec::new();
+    let mut changes = Vec::new();
     for other in others {
         let comparison = compare_two(&args, base, other)?;
+        changes.push(diff::render(&comparison.differences));
         if !args.json {
             let mut text = String::new();
             if !reports.is_empty() {
@@ -71,6 +76,9 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
     }
     if let Some(path) = args.plot {
         plot::comparison(&reports, path)?;
+    }
+    if let Some(path) = args.report {
+        super::html::comparison(&reports, &changes, &args.command, path)?;
     }
     if args.json {
         let value = if reports.len() == 1 {

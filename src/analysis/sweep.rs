@@ -1,0 +1,227 @@
+//! `sweep`: one scenario fought at each value of one thing (`scenario::vary`), every
+//! value with the same fight seeds (common random numbers: fight 17 starts from the same
+//! dice at every value, so that the curve moves only where the value moves it); each
+//! side's win rate with its Wilson interval against the value, and where it crosses 50%.
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use super::figures::{FightFigures, NOBODY};
+use super::run::Accumulate;
+use super::simulate::{RoundsLine, RunInfo, SideLine, Tally, percent};
+use super::stats::proportion_interval;
+
+/// The tallies of fight `i` at every value: one `Tally` per value, in the values' order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepTally {
+    pub fights: u64,
+    pub values: Vec<Tally>,
+}
+
+impl Accumulate for SweepTally {
+    /// What fight `i` amounts to at each value.
+    type Item = Vec<FightFigures>;
+
+    fn add(&mut self, fight: Vec<FightFigures>) {
+        self.fights += 1;
+        if self.values.len() < fight.len() {
+            self.values.resize_with(fight.len(), Tally::default);
+        }
+        for (tally, figures) in self.values.iter_mut().zip(fight) {
+            tally.add(figures);
+        }
+    }
+
+    fn merge(&mut self, other: SweepTally) {
+        self.fights += other.fights;
+        if self.values.len() < other.values.len() {
+            self.values.resize_with(other.values.len(), Tally::default);
+        }
+        for (tally, theirs) in self.values.iter_mut().zip(other.values) {
+            tally.merge(theirs);
+        }
+    }
+
+    fn fights(&self) -> u64 {
+        self.fights
+    }
+}
+
+/// The figures at one value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub value: i64,
+    /// Each side's wins, in scenario order, then `nobody` when a fight had no winner.
+    pub wins: Vec<SideLine>,
+    pub mean_rounds: f64,
+}
+
+/// Where one side's win rate crosses 50% between two neighbouring values.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Crossing {
+    /// The value before the crossing and the one after it.
+    pub from: i64,
+    pub to: i64,
+    /// The value where the straight line between the two rates meets 50%.
+    pub estimate: f64,
+}
+
+/// Where a side's fight becomes even.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Even {
+    pub side: String,
+    /// Every crossing of 50%, in the order of the values; none if the rate stays on one side.
+    pub crossings: Vec<Crossing>,
+    /// Values where 50% lies within the side's 95% interval: even, within chance.
+    pub within_chance: Vec<i64>,
+}
+
+/// The report of a sweep.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SweepReport {
+    #[serde(flatten)]
+    pub info: RunInfo,
+    /// What was varied, as typed (`Kobold.count`).
+    pub vary: String,
+    /// Fights at each value.
+    pub fights: u64,
+    pub points: Vec<SweepPoint>,
+    pub even: Vec<Even>,
+}
+
+impl SweepReport {
+    pub fn new(info: RunInfo, vary: String, values: &[i64], tally: &SweepTally) -> Self {
+        let n = tally.fights;
+        let draws = tally.values.iter().any(|t| t.wins(NOBODY) > 0);
+        let mut sides = info.sides.clone();
+        if draws {
+            sides.push(NOBODY.to_string());
+        }
+        let empty = Tally::default();
+        let points: Vec<SweepPoint> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| {
+                let at = tally.values.get(i).unwrap_or(&empty);
+                SweepPoint {
+                    value,
+                    wins: sides
+                        .iter()
+                        .map(|side| {
+                            let wins = at.wins(side);
+                            SideLine {
+                                side: side.clone(),
+                                wins,
+                                rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+                                interval: proportion_interval(wins, n),
+                            }
+                        })
+                        .collect(),
+                    mean_rounds: RoundsLine::of(&at.rounds).mean,
+                }
+            })
+            .collect();
+        let even = info
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(s, side)| even_of(side, s, &points))
+            .collect();
+        SweepReport {
+            info,
+            vary,
+            fights: n,
+            points,
+            even,
+        }
+    }
+
+    /// The report as text: the verdict, then one line per value.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let info = &self.info;
+        let _ = writeln!(
+            out,
+            "{} ({}): {} from {} to {}, {} fights at each of {} values, seed {}, the same \
+             seeds at every value",
+            info.scenario,
+            info.ruleset,
+            self.vary,
+            self.points.first().map_or(0, |p| p.value),
+            self.points.last().map_or(0, |p| p.value),
+            self.fights,
+            self.points.len(),
+            info.seed
+        );
+        let _ = write!(out, "\n{}", super::verdict::of_sweep(self));
+        let sides: Vec<&str> = self
+            .points
+            .first()
+            .map(|p| p.wins.iter().map(|w| w.side.as_str()).collect())
+            .unwrap_or_default();
+        let _ = write!(out, "\n{:>14}", self.vary_heading());
+        for side in &sides {
+            let _ = write!(out, "  {:<24}", format!("{side} wins (95% interval)"));
+        }
+        let _ = writeln!(out, "  rounds");
+        for point in &self.points {
+            let _ = write!(out, "{:>14}", point.value);
+            for line in &point.wins {
+                let cell = format!(
+                    "{:>6}  {} – {}",
+                    percent(line.rate),
+                    percent(line.interval.low),
+                    percent(line.interval.high)
+                );
+                let _ = write!(out, "  {cell:<24}");
+            }
+            let _ = writeln!(out, "  {:>6.1}", point.mean_rounds);
+        }
+        out
+    }
+
+    /// The heading of the values' column, cut to its width.
+    fn vary_heading(&self) -> String {
+        let chars: Vec<char> = self.vary.chars().collect();
+        if chars.len() <= 14 {
+            self.vary.clone()
+        } else {
+            let tail: String = chars[chars.len() - 13..].iter().collect();
+            format!("…{tail}")
+        }
+    }
+}
+
+fn even_of(side: &str, index: usize, points: &[SweepPoint]) -> Even {
+    let rate = |p: &SweepPoint| p.wins.get(index).map_or(0.0, |w| w.rate);
+    let crossings = points
+        .windows(2)
+        .filter_map(|pair| {
+            let (a, b) = (rate(&pair[0]), rate(&pair[1]));
+            // One below 50%, the other at or above it (so that the two rates differ).
+            ((a < 0.5) != (b < 0.5)).then(|| {
+                let (x0, x1) = (pair[0].value as f64, pair[1].value as f64);
+                Crossing {
+                    from: pair[0].value,
+                    to: pair[1].value,
+                    estimate: x0 + (0.5 - a) / (b - a) * (x1 - x0),
+                }
+            })
+        })
+        .collect();
+    let within_chance = points
+        .iter()
+        .filter(|p| {
+            p.wins
+                .get(index)
+                .is_some_and(|w| w.interval.low <= 0.5 && 0.5 <= w.interval.high)
+        })
+        .map(|p| p.value)
+        .collect();
+    Even {
+        side: side.to_string(),
+        crossings,
+        within_chance,
+    }
+}
