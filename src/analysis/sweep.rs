@@ -160,13 +160,14 @@ impl SweepReport {
             .first()
             .map(|p| p.wins.iter().map(|w| w.side.as_str()).collect())
             .unwrap_or_default();
-        let _ = write!(out, "\n{:>14}", self.vary_heading());
+        let width = self.vary.chars().count().max(6);
+        let _ = write!(out, "\n{:>width$}", self.vary);
         for side in &sides {
             let _ = write!(out, "  {:<24}", format!("{side} wins (95% interval)"));
         }
         let _ = writeln!(out, "  rounds");
         for point in &self.points {
-            let _ = write!(out, "{:>14}", point.value);
+            let _ = write!(out, "{:>width$}", point.value);
             for line in &point.wins {
                 let cell = format!(
                     "{:>6}  {} – {}",
@@ -179,17 +180,6 @@ impl SweepReport {
             let _ = writeln!(out, "  {:>6.1}", point.mean_rounds);
         }
         out
-    }
-
-    /// The heading of the values' column, cut to its width.
-    fn vary_heading(&self) -> String {
-        let chars: Vec<char> = self.vary.chars().collect();
-        if chars.len() <= 14 {
-            self.vary.clone()
-        } else {
-            let tail: String = chars[chars.len() - 13..].iter().collect();
-            format!("…{tail}")
-        }
     }
 }
 

@@ -138,13 +138,11 @@ pub fn of_comparison(comparison: &Comparison) -> String {
 
 /// Where a sweep's fight becomes even, side by side: the value where each side's win rate
 /// crosses 50% (or that it never does in the range), and the values where 50% is within
-/// chance. With two sides and no fight without a winner, the first side says it for both.
+/// chance. With two sides, the first side says it for both.
 pub fn of_sweep(report: &SweepReport) -> String {
-    let draws = report
-        .points
-        .iter()
-        .any(|p| p.wins.len() > report.info.sides.len());
-    let told = if report.even.len() == 2 && !draws {
+    // With two sides, one side's crossing is the other's (but for the rare fight
+    // without a winner): the first side says it for both.
+    let told = if report.even.len() == 2 {
         &report.even[..1]
     } else {
         &report.even[..]

@@ -22,6 +22,8 @@ pub struct CompareArgs<'a> {
     /// The seed was chosen, not given: said, so that the run can be repeated.
     pub seed_chosen: bool,
     pub until_error: Option<f64>,
+    /// Stop once every difference in win rate is beyond chance or within ± this.
+    pub until_settled: Option<f64>,
     pub json: bool,
     pub all: bool,
     pub plot: Option<&'a Path>,
@@ -70,6 +72,9 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
             text.push_str(&diff::render(&comparison.differences));
             text.push('\n');
             text.push_str(&comparison.render(!args.all));
+            if let Some(margin) = args.until_settled {
+                text.push_str(&settled_note(&comparison, margin));
+            }
             super::output::print(text)?;
         }
         reports.push(comparison);
@@ -120,6 +125,9 @@ fn compare_two(
         |tally: &PairedTally| {
             args.until_error
                 .is_some_and(|error| tally.widest_win_interval(&sides) < error)
+                || args
+                    .until_settled
+                    .is_some_and(|margin| tally.settled(&sides, margin))
         },
     )?;
     let differences = ruleset_differences(&before.ruleset, &after.ruleset);
@@ -129,4 +137,38 @@ fn compare_two(
         differences,
         &tally,
     ))
+}
+
+/// What `--until-settled` did: where it stopped, and by which rule.
+fn settled_note(comparison: &Comparison, margin: f64) -> String {
+    let fights = comparison.fights;
+    let settled = comparison.wins.iter().all(|line| {
+        line.interval.excludes_zero()
+            || (line.interval.low >= -margin && line.interval.high <= margin)
+    });
+    let rule = format!(
+        "each side's difference in win rate is either beyond chance (its 95% interval leaves \
+         out zero) or within ±{:.1} points (no difference that matters)",
+        margin * 100.0
+    );
+    if settled {
+        format!(
+            "\n{}",
+            wrapped(&format!("settled after {fights} fights: {rule}."))
+        )
+    } else {
+        format!(
+            "\n{}",
+            wrapped(&format!(
+                "not settled after {fights} fights (the most --fights allows): it is not yet \
+                 true that {rule}; give more --fights, or a wider margin (--until-settled=2%)."
+            ))
+        )
+    }
+}
+
+fn wrapped(text: &str) -> String {
+    let mut out = textwrap::fill(text, 90);
+    out.push('\n');
+    out
 }

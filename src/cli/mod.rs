@@ -228,7 +228,7 @@ enum Command {
     /// the runs differ only where the rules do and small changes show with few fights.
     /// With more than two directories, each is compared with the first.
     #[command(
-        after_help = "Examples:\n  cp -r rulesets/legend my-legend    # then edit my-legend/tables/fumbles.tables\n  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml --ruleset rulesets/legend --ruleset my-legend\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 50000 --all --json"
+        after_help = "Examples:\n  cp -r rulesets/legend my-legend    # then edit my-legend/tables/fumbles.tables\n  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml --ruleset rulesets/legend --ruleset my-legend\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 50000 --all --json\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 100000 --until-settled"
     )]
     Compare {
         /// The scenario file.
@@ -241,6 +241,12 @@ enum Command {
         /// List every figure, not only the significant differences.
         #[arg(long)]
         all: bool,
+        /// Stop as soon as each side's difference in win rate is settled: beyond chance
+        /// (its 95% interval leaves out zero), or within ±MARGIN (1% unless given: no
+        /// difference that matters); checked every 1,000 fights, --fights the most.
+        #[arg(long, value_name = "MARGIN", num_args = 0..=1, require_equals = true,
+              default_missing_value = "0.01", value_parser = parse_width, conflicts_with = "until_error")]
+        until_settled: Option<f64>,
         /// Print the comparison as JSON (every figure).
         #[arg(long)]
         json: bool,
@@ -421,6 +427,7 @@ pub fn run() -> ExitCode {
             json,
             plot,
             report,
+            until_settled,
         } => {
             if rulesets.len() < 2 {
                 Err(vec![miette::miette!(
@@ -437,6 +444,7 @@ pub fn run() -> ExitCode {
                     run: plan,
                     seed_chosen: run.seed.is_none(),
                     until_error: run.until_error,
+                    until_settled,
                     json,
                     all,
                     plot: plot.as_deref(),

@@ -215,7 +215,10 @@ fn parse_variation(text: &str, file: &toml::Table) -> Result<Variation, Problems
             "a combatant entry stands for one combatant or more".into(),
         ));
     }
-    if let Target::Key { table, key } = &target {
+    // Armour written as an item of equipment.toml is replaced by Armour Points.
+    if let Target::Key { table, key } = &target
+        && *table != "armour"
+    {
         let current = entry
             .get(*table)
             .and_then(toml::Value::as_table)
