@@ -162,20 +162,26 @@ impl SweepReport {
             .unwrap_or_default();
         let width = self.vary.chars().count().max(6);
         let _ = write!(out, "\n{:>width$}", self.vary);
-        for side in &sides {
-            let _ = write!(out, "  {:<24}", format!("{side} wins (95% interval)"));
+        let headings: Vec<String> = sides
+            .iter()
+            .map(|side| format!("{side} wins (95% interval)"))
+            .collect();
+        // Each side's column as wide as its heading, or as the widest cell.
+        let widths: Vec<usize> = headings.iter().map(|h| h.chars().count().max(24)).collect();
+        for (heading, width) in headings.iter().zip(&widths) {
+            let _ = write!(out, "  {heading:<width$}");
         }
         let _ = writeln!(out, "  rounds");
         for point in &self.points {
             let _ = write!(out, "{:>width$}", point.value);
-            for line in &point.wins {
+            for (line, width) in point.wins.iter().zip(&widths) {
                 let cell = format!(
                     "{:>6}  {} – {}",
                     percent(line.rate),
                     percent(line.interval.low),
                     percent(line.interval.high)
                 );
-                let _ = write!(out, "  {cell:<24}");
+                let _ = write!(out, "  {cell:<width$}");
             }
             let _ = writeln!(out, "  {:>6.1}", point.mean_rounds);
         }
