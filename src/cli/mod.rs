@@ -72,7 +72,7 @@ Examples:
       Ysolde's chance against Brannoc as her skill goes from 40% to 90%.
   affray sweep duel.toml --vary Brannoc.armour=0..6 --fights 5000 --report armour.html
       Armour Points on every location of Brannoc, with a report to open in a browser.
-  affray sweep duel.toml --vary Brannoc.statistics.action_points=1..4 --json";
+  affray sweep duel.toml --vary Brannoc.statistics.combat_actions=1..3 --json";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.

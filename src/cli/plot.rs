@@ -485,6 +485,12 @@ pub fn damage(odds: &Odds, path: &Path) -> Result<(), Problems> {
             odds.defender, odds.attacker
         );
         let root = root.titled(&title, TITLE)?;
+        let how = if odds.exact {
+            "exact: every face of every die".to_string()
+        } else {
+            format!("some dice sampled, seed {}", odds.seed)
+        };
+        let root = with_footer(&root, &format!("{}: one exchange, {how}", odds.scenario))?;
         let groups: Vec<String> = odds.damage.iter().map(|(a, _)| a.to_string()).collect();
         let series = vec![Series {
             name: "chance of that damage".into(),
