@@ -221,3 +221,89 @@ fn even_of(side: &str, index: usize, points: &[SweepPoint]) -> Even {
         within_chance,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep whose first side wins `rates` (of 1,000 fights) at the values 1, 2, ...
+    fn report(rates: &[u64]) -> SweepReport {
+        let sides = vec!["party".to_string(), "goblins".to_string()];
+        let points = rates
+            .iter()
+            .enumerate()
+            .map(|(i, &wins)| SweepPoint {
+                value: i as i64 + 1,
+                wins: [("party", wins), ("goblins", 1000 - wins)]
+                    .iter()
+                    .map(|&(side, wins)| SideLine {
+                        side: side.into(),
+                        wins,
+                        rate: wins as f64 / 1000.0,
+                        interval: proportion_interval(wins, 1000),
+                    })
+                    .collect(),
+                mean_rounds: 3.0,
+            })
+            .collect::<Vec<_>>();
+        let even = sides
+            .iter()
+            .enumerate()
+            .map(|(s, side)| even_of(side, s, &points))
+            .collect();
+        SweepReport {
+            info: RunInfo {
+                scenario: "Ambush".into(),
+                ruleset: "Test".into(),
+                seed: 1,
+                sides,
+                exchange: None,
+            },
+            vary: "Goblin.count".into(),
+            fights: 1000,
+            points,
+            even,
+        }
+    }
+
+    #[test]
+    fn the_crossing_is_read_between_the_two_values_around_it() {
+        let sweep = report(&[900, 700, 400, 100]);
+        let crossing = &sweep.even[0].crossings;
+        assert_eq!(crossing.len(), 1);
+        assert_eq!((crossing[0].from, crossing[0].to), (2, 3));
+        // 70% at 2, 40% at 3: 50% two thirds of the way.
+        assert!((crossing[0].estimate - 2.0 - 2.0 / 3.0).abs() < 1e-9);
+        let verdict = crate::analysis::verdict::of_sweep(&sweep).replace('\n', " ");
+        assert_eq!(
+            verdict.trim_end(),
+            "The win rate of party crosses 50% between Goblin.count 2 (70.0%) and 3 (40.0%): \
+             the fight is even at about Goblin.count 2.7."
+        );
+    }
+
+    #[test]
+    fn a_fight_that_never_turns_says_so_and_names_the_closest_value() {
+        let sweep = report(&[990, 900, 800]);
+        assert!(sweep.even[0].crossings.is_empty());
+        let verdict = crate::analysis::verdict::of_sweep(&sweep).replace('\n', " ");
+        assert_eq!(
+            verdict.trim_end(),
+            "Party wins more than half the fights at every Goblin.count from 1 to 3 (at least \
+             80.0% at 3): the fight does not become even in this range."
+        );
+    }
+
+    #[test]
+    fn an_even_value_within_chance_is_named() {
+        let sweep = report(&[700, 510, 300]);
+        assert_eq!(sweep.even[0].within_chance, [2]);
+        let verdict = crate::analysis::verdict::of_sweep(&sweep).replace('\n', " ");
+        assert!(
+            verdict.contains(
+                "At Goblin.count 2, 50% is within the 95% interval of party: even, within chance."
+            ),
+            "{verdict}"
+        );
+    }
+}

@@ -186,7 +186,7 @@ pub fn of_sweep(report: &SweepReport) -> String {
                 sentences.push(format!(
                     "{} wins {} the fights at every {vary} from {first} to {last} ({} {} at \
                      {value}): the fight does not become even in this range.",
-                    even.side,
+                    capitalised(&even.side),
                     if above {
                         "more than half"
                     } else {
