@@ -371,3 +371,31 @@ fn simulate_against_a_record_passes_the_same_rules_and_stops_a_changed_weapon() 
     assert!(stderr.contains("affray::snapshot::moved"), "{stderr}");
     assert!(stderr.contains("rounds: mean:"), "{stderr}");
 }
+
+/// `--until-settled` stops at the first check (1,000 fights) when the copy changes
+/// nothing, and says by which rule.
+#[test]
+fn compare_until_settled_stops_when_every_win_rate_is_settled() {
+    let out = run_ok(&[
+        "compare",
+        DUEL,
+        "--ruleset",
+        "rulesets/legend",
+        "--ruleset",
+        "rulesets/legend",
+        "--fights",
+        "20000",
+        "--seed",
+        "5",
+        "--until-settled",
+    ]);
+    let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "settled after 1000 fights: each side's difference in win rate is either beyond \
+             chance (its 95% interval leaves out zero) or within ±1.0 points (no difference \
+             that matters)."
+        ),
+        "{out}"
+    );
+}

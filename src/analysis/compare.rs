@@ -102,6 +102,21 @@ impl PairedTally {
     }
 }
 
+impl PairedTally {
+    /// Whether every side's difference in win rate is settled (`compare
+    /// --until-settled`): its 95% interval leaves out zero (B changes it, beyond chance),
+    /// or lies within ±`margin` (no difference that matters). A side that never won
+    /// under either ruleset differs by nothing.
+    pub fn settled(&self, sides: &[String], margin: f64) -> bool {
+        sides.iter().all(|side| {
+            self.figures.get(&win_key(side)).is_none_or(|paired| {
+                let interval = paired.difference.interval(self.fights);
+                interval.excludes_zero() || (interval.low >= -margin && interval.high <= margin)
+            })
+        })
+    }
+}
+
 fn win_key(side: &str) -> FigureKey {
     FigureKey {
         section: Section::Wins,

@@ -12,4 +12,5 @@ pub mod run;
 pub mod simulate;
 pub mod snapshot;
 pub mod stats;
+pub mod sweep;
 pub mod verdict;

@@ -1,10 +1,12 @@
 //! The verdict: a few plain sentences that open the reports of `simulate` and `compare`,
 //! for a GM who reads them before (or instead of) the table of figures — who wins how
-//! often, how long fights last, and for `compare` what the house rule changed.
+//! often, how long fights last, for `compare` what the house rule changed, and for `sweep`
+//! where the fight becomes even.
 
 use super::compare::{CompareLine, Comparison};
 use super::figures::NOBODY;
 use super::simulate::{Report, RoundsLine, percent};
+use super::sweep::SweepReport;
 
 /// Where the verdict's lines are wrapped.
 const WIDTH: usize = 90;
@@ -131,6 +133,109 @@ pub fn of_comparison(comparison: &Comparison) -> String {
         1 => "One other figure moved beyond chance (marked * below).".to_string(),
         n => format!("{n} other figures moved beyond chance (marked * below)."),
     });
+    wrap(&sentences.join(" "))
+}
+
+/// Where a sweep's fight becomes even, side by side: the value where each side's win rate
+/// crosses 50% (or that it never does in the range), and the values where 50% is within
+/// chance. With two sides, the first side says it for both.
+pub fn of_sweep(report: &SweepReport) -> String {
+    // With two sides, one side's crossing is the other's (but for the rare fight
+    // without a winner): the first side says it for both.
+    let told = if report.even.len() == 2 {
+        &report.even[..1]
+    } else {
+        &report.even[..]
+    };
+    let side_index = |side: &str| report.info.sides.iter().position(|s| s == side);
+    let rate_at = |index: Option<usize>, value: i64| {
+        report
+            .points
+            .iter()
+            .find(|p| p.value == value)
+            .and_then(|p| index.and_then(|i| p.wins.get(i)))
+            .map_or(0.0, |w| w.rate)
+    };
+    let mut sentences = Vec::new();
+    let (first, last) = (
+        report.points.first().map_or(0, |p| p.value),
+        report.points.last().map_or(0, |p| p.value),
+    );
+    for even in told {
+        let index = side_index(&even.side);
+        let vary = &report.vary;
+        match even.crossings.as_slice() {
+            [] => {
+                let rates: Vec<(i64, f64)> = report
+                    .points
+                    .iter()
+                    .map(|p| (p.value, rate_at(index, p.value)))
+                    .collect();
+                let above = rates.iter().all(|&(_, r)| r >= 0.5);
+                let (value, rate) = if above {
+                    rates
+                        .iter()
+                        .copied()
+                        .fold((first, 1.0), |m, x| if x.1 < m.1 { x } else { m })
+                } else {
+                    rates
+                        .iter()
+                        .copied()
+                        .fold((first, 0.0), |m, x| if x.1 > m.1 { x } else { m })
+                };
+                sentences.push(format!(
+                    "{} wins {} the fights at every {vary} from {first} to {last} ({} {} at \
+                     {value}): the fight does not become even in this range.",
+                    capitalised(&even.side),
+                    if above {
+                        "more than half"
+                    } else {
+                        "fewer than half"
+                    },
+                    if above { "at least" } else { "at most" },
+                    percent(rate),
+                ));
+            }
+            [one] => sentences.push(format!(
+                "The win rate of {} crosses 50% between {vary} {} ({}) and {} ({}): the fight is \
+                 even at about {vary} {:.1}.",
+                even.side,
+                one.from,
+                percent(rate_at(index, one.from)),
+                one.to,
+                percent(rate_at(index, one.to)),
+                one.estimate
+            )),
+            many => {
+                let places: Vec<String> = many
+                    .iter()
+                    .map(|c| format!("between {} and {}", c.from, c.to))
+                    .collect();
+                sentences.push(format!(
+                    "The win rate of {} crosses 50% {} times ({}): the curve is not steady at this \
+                     number of fights; more fights would smooth it.",
+                    even.side,
+                    many.len(),
+                    join(&places)
+                ));
+            }
+        }
+        match even.within_chance.as_slice() {
+            [] => {}
+            [one] => sentences.push(format!(
+                "At {vary} {one}, 50% is within the 95% interval of {}: even, within chance.",
+                even.side
+            )),
+            many => {
+                let values: Vec<String> = many.iter().map(i64::to_string).collect();
+                sentences.push(format!(
+                    "At {vary} {}, 50% is within the 95% interval of {}: even, within chance.",
+                    join(&values),
+                    even.side
+                ));
+            }
+        }
+    }
     wrap(&sentences.join(" "))
 }
 

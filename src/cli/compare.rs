@@ -22,9 +22,14 @@ pub struct CompareArgs<'a> {
     /// The seed was chosen, not given: said, so that the run can be repeated.
     pub seed_chosen: bool,
     pub until_error: Option<f64>,
+    /// Stop once every difference in win rate is beyond chance or within ± this.
+    pub until_settled: Option<f64>,
     pub json: bool,
     pub all: bool,
     pub plot: Option<&'a Path>,
+    pub report: Option<&'a Path>,
+    /// The command as typed, for the HTML report.
+    pub command: String,
 }
 
 /// The scenario set up under one ruleset directory.
@@ -54,8 +59,10 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
         return Ok(());
     };
     let mut reports = Vec::new();
+    let mut changes = Vec::new();
     for other in others {
         let comparison = compare_two(&args, base, other)?;
+        changes.push(diff::render(&comparison.differences));
         if !args.json {
             let mut text = String::new();
             if !reports.is_empty() {
@@ -65,12 +72,18 @@ pub fn run(args: CompareArgs<'_>) -> Result<(), Problems> {
             text.push_str(&diff::render(&comparison.differences));
             text.push('\n');
             text.push_str(&comparison.render(!args.all));
+            if let Some(margin) = args.until_settled {
+                text.push_str(&settled_note(&comparison, margin));
+            }
             super::output::print(text)?;
         }
         reports.push(comparison);
     }
     if let Some(path) = args.plot {
         plot::comparison(&reports, path)?;
+    }
+    if let Some(path) = args.report {
+        super::html::comparison(&reports, &changes, &args.command, path)?;
     }
     if args.json {
         let value = if reports.len() == 1 {
@@ -112,6 +125,9 @@ fn compare_two(
         |tally: &PairedTally| {
             args.until_error
                 .is_some_and(|error| tally.widest_win_interval(&sides) < error)
+                || args
+                    .until_settled
+                    .is_some_and(|margin| tally.settled(&sides, margin))
         },
     )?;
     let differences = ruleset_differences(&before.ruleset, &after.ruleset);
@@ -121,4 +137,38 @@ fn compare_two(
         differences,
         &tally,
     ))
+}
+
+/// What `--until-settled` did: where it stopped, and by which rule.
+fn settled_note(comparison: &Comparison, margin: f64) -> String {
+    let fights = comparison.fights;
+    let settled = comparison.wins.iter().all(|line| {
+        line.interval.excludes_zero()
+            || (line.interval.low >= -margin && line.interval.high <= margin)
+    });
+    let rule = format!(
+        "each side's difference in win rate is either beyond chance (its 95% interval leaves \
+         out zero) or within ±{:.1} points (no difference that matters)",
+        margin * 100.0
+    );
+    if settled {
+        format!(
+            "\n{}",
+            wrapped(&format!("settled after {fights} fights: {rule}."))
+        )
+    } else {
+        format!(
+            "\n{}",
+            wrapped(&format!(
+                "not settled after {fights} fights (the most --fights allows): it is not yet \
+                 true that {rule}; give more --fights, or a wider margin (--until-settled=2%)."
+            ))
+        )
+    }
+}
+
+fn wrapped(text: &str) -> String {
+    let mut out = textwrap::fill(text, 90);
+    out.push('\n');
+    out
 }

@@ -5,6 +5,7 @@ mod compare;
 mod diff;
 mod dump;
 mod fight;
+mod html;
 mod odds;
 mod output;
 mod play;
@@ -13,6 +14,7 @@ mod progress;
 mod report;
 mod roll;
 mod simulate;
+mod sweep;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,6 +38,9 @@ Examples:
   affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml \\
       --ruleset rulesets/legend --ruleset my-legend
       The same fights under the original rules and a house-ruled copy, side by side.
+  affray sweep rulesets/classic-fantasy/scenarios/fighter_against_kobolds.toml \\
+      --vary Kobold.count=1..6 --plot kobolds.svg
+      How many kobolds make a fair fight: the win rates at 1 to 6 kobolds.
   affray diff rulesets/legend my-legend
       List every table row, script function, equipment field and setting a
       house-ruled copy changes.";
@@ -56,6 +61,18 @@ Examples:
       Fight unattended and keep the record of its dice and choices.
   affray fight --replay duel.fight.json --ruleset my-legend
       Play the same dice and choices under a house-ruled copy; show where they differ.";
+
+const SWEEP_EXAMPLES: &str = "\
+Examples:
+  affray sweep rulesets/classic-fantasy/scenarios/fighter_against_kobolds.toml \\
+      --vary Kobold.count=1..6 --seed 1
+      How many kobolds make a fair fight for Brunhild.
+  affray sweep rulesets/legend/scenarios/sword_and_shield_duel.toml \\
+      --vary Ysolde.skills.sword_and_shield=40..90:10 --plot skill.svg
+      Ysolde's chance against Brannoc as her skill goes from 40% to 90%.
+  affray sweep duel.toml --vary Brannoc.armour=0..6 --fights 5000 --report armour.html
+      Armour Points on every location of Brannoc, with a report to open in a browser.
+  affray sweep duel.toml --vary Brannoc.statistics.combat_actions=1..3 --json";
 
 /// affray runs tabletop role-playing combat from rule files: tables, rhai scripts and
 /// TOML. A game system is a ruleset directory; edit its tables to house-rule it.
@@ -175,6 +192,10 @@ enum Command {
         /// Also draw win rates and the rounds histogram to this SVG file.
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
+        /// Also write a report to open in a browser: one self-contained HTML file with
+        /// the verdict, the charts and every figure.
+        #[arg(long, value_name = "FILE.html", conflicts_with = "exchange")]
+        report: Option<PathBuf>,
         /// Fight under another ruleset directory than the scenario's own.
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
@@ -207,7 +228,7 @@ enum Command {
     /// the runs differ only where the rules do and small changes show with few fights.
     /// With more than two directories, each is compared with the first.
     #[command(
-        after_help = "Examples:\n  cp -r rulesets/legend my-legend    # then edit my-legend/tables/fumbles.tables\n  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml --ruleset rulesets/legend --ruleset my-legend\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 50000 --all --json"
+        after_help = "Examples:\n  cp -r rulesets/legend my-legend    # then edit my-legend/tables/fumbles.tables\n  affray compare rulesets/legend/scenarios/sword_and_shield_duel.toml --ruleset rulesets/legend --ruleset my-legend\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 50000 --all --json\n  affray compare duel.toml --ruleset rulesets/legend --ruleset my-legend --fights 100000 --until-settled"
     )]
     Compare {
         /// The scenario file.
@@ -220,12 +241,62 @@ enum Command {
         /// List every figure, not only the significant differences.
         #[arg(long)]
         all: bool,
+        /// Stop as soon as each side's difference in win rate is settled: beyond chance
+        /// (its 95% interval leaves out zero), or within ±MARGIN (1% unless given: no
+        /// difference that matters); checked every 1,000 fights, --fights the most.
+        #[arg(long, value_name = "MARGIN", num_args = 0..=1, require_equals = true,
+              default_missing_value = "0.01", value_parser = parse_width, conflicts_with = "until_error")]
+        until_settled: Option<f64>,
         /// Print the comparison as JSON (every figure).
         #[arg(long)]
         json: bool,
         /// Also draw paired win-rate bars to this SVG file.
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
+        /// Also write a report to open in a browser: one self-contained HTML file with
+        /// the verdicts, the charts, what B changes and every figure.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
+    },
+    /// Fight a scenario at each value of one thing — how many copies of a combatant, a
+    /// skill, a statistic, a characteristic, armour — and report each side's win rate
+    /// (with its 95% interval) against the value, and where the fight becomes even.
+    ///
+    /// WHAT names a combatant of the scenario as its file does (an entry with `count`
+    /// by its name, without the number) and what of it to vary: NAME.count,
+    /// NAME.skills.SKILL, NAME.statistics.STAT, NAME.characteristics.CHAR, NAME.armour
+    /// (Armour Points on every location), NAME.armour.LOCATION or
+    /// NAME.hit_points.LOCATION. Fight N starts from the same seed at every value
+    /// (common random numbers), so the curve moves only where the value moves it.
+    #[command(after_help = SWEEP_EXAMPLES)]
+    Sweep {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// What to vary and over which whole numbers: WHAT=FROM..TO or WHAT=FROM..TO:STEP.
+        #[arg(long, value_name = "WHAT=FROM..TO[:STEP]")]
+        vary: String,
+        /// How many fights at each value.
+        #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+        fights: u64,
+        /// Seed of the run: the same seed gives the same report. Without it a seed is
+        /// chosen and printed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Threads to fight on (default: every core). The report does not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the win rates against the value to this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// Also write a report to open in a browser: one self-contained HTML file.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
+        /// Fight under another ruleset directory than the scenario's own.
+        #[arg(long, value_name = "DIR")]
+        ruleset: Option<PathBuf>,
     },
     /// The probabilities of one exchange: the attacker's first turn against the defender
     /// with the scenario's weapons, skills and modifiers — test results, the chance of a
@@ -355,6 +426,8 @@ pub fn run() -> ExitCode {
             all,
             json,
             plot,
+            report,
+            until_settled,
         } => {
             if rulesets.len() < 2 {
                 Err(vec![miette::miette!(
@@ -364,15 +437,19 @@ pub fn run() -> ExitCode {
                     rulesets.len()
                 )])
             } else {
+                let plan = run.plan();
                 compare::run(compare::CompareArgs {
                     scenario: &scenario,
                     rulesets: &rulesets,
-                    run: run.plan(),
+                    run: plan,
                     seed_chosen: run.seed.is_none(),
                     until_error: run.until_error,
+                    until_settled,
                     json,
                     all,
                     plot: plot.as_deref(),
+                    report: report.as_deref(),
+                    command: html::command_line(run.seed.is_none().then_some(plan.seed)),
                 })
             }
         }
@@ -381,27 +458,61 @@ pub fn run() -> ExitCode {
             run,
             json,
             plot,
+            report,
             ruleset,
             exchange,
             attacker,
             defender,
             action,
             against,
-        } => simulate::run(simulate::SimulateArgs {
-            scenario: &scenario,
-            ruleset: ruleset.as_deref(),
-            run: run.plan(),
-            seed_chosen: run.seed.is_none(),
-            until_error: run.until_error,
+        } => {
+            let plan = run.plan();
+            simulate::run(simulate::SimulateArgs {
+                scenario: &scenario,
+                ruleset: ruleset.as_deref(),
+                run: plan,
+                seed_chosen: run.seed.is_none(),
+                until_error: run.until_error,
+                json,
+                plot: plot.as_deref(),
+                report: report.as_deref(),
+                command: html::command_line(run.seed.is_none().then_some(plan.seed)),
+                exchange: exchange.then_some(simulate::ExchangeArgs {
+                    attacker: attacker.as_deref(),
+                    defender: defender.as_deref(),
+                    action,
+                }),
+                against: against.as_deref(),
+            })
+        }
+        Command::Sweep {
+            scenario,
+            vary,
+            fights,
+            seed,
+            threads,
             json,
-            plot: plot.as_deref(),
-            exchange: exchange.then_some(simulate::ExchangeArgs {
-                attacker: attacker.as_deref(),
-                defender: defender.as_deref(),
-                action,
-            }),
-            against: against.as_deref(),
-        }),
+            plot,
+            report,
+            ruleset,
+        } => {
+            let plan = affray::analysis::run::Plan {
+                fights,
+                seed: seed.unwrap_or_else(fresh_seed),
+                threads: threads_or_cores(threads),
+            };
+            sweep::run(sweep::SweepArgs {
+                scenario: &scenario,
+                ruleset: ruleset.as_deref(),
+                vary: &vary,
+                run: plan,
+                seed_chosen: seed.is_none(),
+                json,
+                plot: plot.as_deref(),
+                report: report.as_deref(),
+                command: html::command_line(seed.is_none().then_some(plan.seed)),
+            })
+        }
         Command::Diff {
             before,
             after,
@@ -510,13 +621,17 @@ impl RunOptions {
         affray::analysis::run::Plan {
             fights: self.fights,
             seed: self.seed.unwrap_or_else(fresh_seed),
-            // Threads asked for, or one per core.
-            threads: self.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |n| n as usize,
-            ),
+            threads: threads_or_cores(self.threads),
         }
     }
+}
+
+/// Threads asked for, or one per core.
+fn threads_or_cores(threads: Option<u32>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
 }
 
 /// A width of an interval: a fraction (0.01) or a percentage (1%), above 0 and below 1.

@@ -24,6 +24,9 @@ pub struct SimulateArgs<'a> {
     pub until_error: Option<f64>,
     pub json: bool,
     pub plot: Option<&'a Path>,
+    pub report: Option<&'a Path>,
+    /// The command as typed, for the HTML report.
+    pub command: String,
     /// Single exchanges between these two (attacker, defender, action) instead of fights.
     pub exchange: Option<ExchangeArgs<'a>>,
     /// A report recorded earlier (`--json`) to hold this one to.
@@ -81,6 +84,9 @@ pub fn run(args: SimulateArgs<'_>) -> Result<(), Problems> {
     let report = Report::new(info, &tally);
     if let (Some(path), None) = (args.plot, &report.info.exchange) {
         plot::simulation(&report, path)?;
+    }
+    if let (Some(path), None) = (args.report, &report.info.exchange) {
+        super::html::simulation(&report, &args.command, path)?;
     }
     if args.json {
         let json = serde_json::to_string_pretty(&report).unwrap_or_default();

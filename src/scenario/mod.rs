@@ -5,6 +5,7 @@
 mod file;
 mod problem;
 mod resolve;
+pub mod vary;
 
 use std::path::{Path, PathBuf};
 
