@@ -9,6 +9,7 @@ use affray::log::render_text;
 use affray::ruleset::{self, Problems};
 use affray::scenario;
 use affray::script::TacticsChooser;
+use miette::Severity;
 
 pub struct FightArgs<'a> {
     pub scenario: &'a Path,
@@ -81,8 +82,21 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
         }
     }
     let written = super::output::print(out);
+    // Scripted choices never used: a fight with given dice is a test, and fails; a
+    // seeded fight may go another way than the one the choices were written for.
+    let unused = match (&result, &recording) {
+        (Ok(_), None) => fight.unused_choices(),
+        _ => Vec::new(),
+    };
+    let unused_are_errors = args.dice.is_some();
+    if !unused.is_empty() && !unused_are_errors {
+        super::report::print_warnings(&scenario.unused_choices(&unused, Severity::Warning));
+    }
     // A fight that went wrong says so first; the output that could not be written next.
     match (result, written) {
+        (Ok(_), Ok(())) if !unused.is_empty() && unused_are_errors => {
+            Err(scenario.unused_choices(&unused, Severity::Error))
+        }
         (Ok(_), written) => written,
         (Err(error), Ok(())) => Err(vec![miette::Report::new(error)]),
         (Err(error), Err(mut problems)) => {

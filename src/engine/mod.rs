@@ -94,7 +94,9 @@ pub enum FightError {
     #[error("the scripted choice `{chosen}` for {who}'s {decision} is not one of: {options}")]
     #[diagnostic(
         code(affray::fight::illegal_choice),
-        help("scripted choices are used in order; check the order of [[choices]] in the scenario")
+        help(
+            "entries without `who` are used in order: check the order of [[choices]] in the scenario, or give the entry `who` (and `round`) so that it waits for that combatant's decision"
+        )
     )]
     IllegalChoice {
         who: String,
@@ -737,6 +739,11 @@ impl FightHandle {
         }
         self.observe(|observer| observer.resolved(self, Resolved::Turn(who)));
         Ok(())
+    }
+
+    /// The scenario's scripted choices that the fight never used, in file order.
+    pub fn unused_choices(&self) -> Vec<crate::scenario::ScriptedChoice> {
+        self.0.chooser.lock().unused()
     }
 
     /// Ask the chooser; log the choice.

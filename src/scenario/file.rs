@@ -82,10 +82,17 @@ pub struct CombatantEntry {
 #[serde(deny_unknown_fields)]
 pub struct ChoiceEntry {
     /// The decision, as the engine names it (e.g. `action`, `reaction`, `effects`).
-    pub decision: String,
-    /// Who decides; any combatant when absent.
+    pub decision: Spanned<String>,
+    /// Who decides; any combatant when absent. The entry waits at the head of the queue.
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: Option<Spanned<String>>,
+    /// Who decides: the entry is matched to this combatant's decision wherever it comes
+    /// in the fight, not only at the head of the queue.
+    #[serde(default)]
+    pub who: Option<Spanned<String>>,
+    /// With `who`: only in this round (the first round is 1).
+    #[serde(default)]
+    pub round: Option<Spanned<u32>>,
     /// The option chosen, by name.
     pub choose: Spanned<String>,
 }

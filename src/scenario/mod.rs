@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-pub use problem::ScenarioProblem;
+pub use problem::{ScenarioProblem, UnusedChoice};
 
 use crate::dice::DiceExpr;
 use crate::names::{Name, NameMap};
@@ -29,6 +29,9 @@ pub struct Scenario {
     pub options: Vec<String>,
     pub combatants: Vec<CombatantSpec>,
     pub choices: Vec<ScriptedChoice>,
+    /// The scenario file, for the diagnostics of scripted choices left unused.
+    #[serde(skip)]
+    pub file: Option<SourceFile>,
 }
 
 /// One combatant as the scenario sets it up.
@@ -73,11 +76,38 @@ pub enum Statistic {
     Text(Name),
 }
 
+/// A `[[choices]]` entry. Without `who` it waits at the head of a queue (the entries
+/// without `who`, in order) for the decision it names; with `who` it is kept aside and
+/// used at the first decision of that combatant (in `round`, if given) that it names
+/// and whose options hold its choice.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScriptedChoice {
-    pub decision: String,
-    pub by: Option<String>,
-    pub choose: String,
+    pub decision: Name,
+    pub by: Option<Name>,
+    /// Matched wherever the combatant's decision comes, not as the queue's head.
+    pub who: Option<Name>,
+    pub round: Option<u32>,
+    pub choose: Name,
+    /// The entry in the scenario file, for a diagnostic.
+    #[serde(skip)]
+    pub span: crate::source::Span,
+}
+
+impl Scenario {
+    /// The scripted choices a fight left unused, as diagnostics of `severity`.
+    pub fn unused_choices(
+        &self,
+        unused: &[ScriptedChoice],
+        severity: miette::Severity,
+    ) -> Vec<miette::Report> {
+        let Some(file) = &self.file else {
+            return Vec::new();
+        };
+        unused
+            .iter()
+            .map(|choice| miette::Report::new(UnusedChoice::new(file, choice, severity)))
+            .collect()
+    }
 }
 
 /// Load a scenario and its ruleset. The ruleset is `ruleset_dir` when given (to run a

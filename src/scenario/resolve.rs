@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use toml::Spanned;
 
-use super::file::{CombatantEntry, ScenarioFile};
+use super::file::{ChoiceEntry, CombatantEntry, ScenarioFile};
 use super::{CombatantSpec, Scenario, ScenarioProblem, ScriptedChoice, Skill, Statistic};
 use crate::names::{Name, NameMap};
 use crate::parse::parse_dice;
@@ -233,15 +233,7 @@ pub(super) fn resolve(
             .into(),
         );
     }
-    let choices = decoded
-        .choices
-        .iter()
-        .map(|c| ScriptedChoice {
-            decision: c.decision.clone(),
-            by: c.by.clone(),
-            choose: c.choose.get_ref().clone(),
-        })
-        .collect();
+    let choices = check.choices(&decoded.choices, &names);
     if !check.problems.is_empty() {
         return Err(check.problems);
     }
@@ -254,6 +246,7 @@ pub(super) fn resolve(
         options,
         combatants,
         choices,
+        file: Some(file.clone()),
     })
 }
 
@@ -265,6 +258,103 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
+    /// The `[[choices]]`: who decides must be a combatant; a decision or an option
+    /// the ruleset does not know is refused when it is a letter or two off one it knows
+    /// (a misspelling), or always when the ruleset has no script (a script may ask a
+    /// decision, or offer an option, by a name it works out).
+    fn choices(&mut self, entries: &[ChoiceEntry], combatants: &[String]) -> Vec<ScriptedChoice> {
+        let decisions = self.ruleset.known_decisions();
+        let mut options = self.ruleset.known_option_names();
+        options.extend(combatants.iter().cloned());
+        let complete = self.ruleset.scripts.is_empty();
+        let mut choices = Vec::new();
+        for entry in entries {
+            let mut fine = self.known_word(
+                &entry.decision,
+                &decisions,
+                complete,
+                "decision",
+                "affray::scenario::unknown_decision",
+                "asked by the engine, combat.toml, tactics.toml or the scripts",
+            );
+            fine &= self.known_word(
+                &entry.choose,
+                &options,
+                complete,
+                "option",
+                "affray::scenario::unknown_choice",
+                "offered by combat.toml, the tables, the equipment or the scripts",
+            );
+            for who in entry.by.iter().chain(&entry.who) {
+                fine &= self.known_name(
+                    who,
+                    inside(who),
+                    combatants,
+                    "combatant",
+                    "affray::scenario::unknown_combatant",
+                    "of this scenario",
+                );
+            }
+            let shape = match (&entry.by, &entry.who, &entry.round) {
+                (Some(by), Some(_), _) => Some((
+                    inside(by),
+                    "`by` beside `who`",
+                    "write `who` alone: `by` waits at the head of the queue, `who` is matched wherever the decision comes",
+                )),
+                (_, None, Some(round)) => Some((
+                    Span::from(round.span()),
+                    "`round` without `who`",
+                    "give the entry `who = \"NAME\"`: a round is matched only for a named combatant",
+                )),
+                (_, _, Some(round)) if *round.get_ref() == 0 => {
+                    Some((Span::from(round.span()), "round 0", "rounds count from 1"))
+                }
+                _ => None,
+            };
+            if let Some((span, label, help)) = shape {
+                self.problems.push(
+                    ScenarioProblem::ChoiceShape {
+                        src: self.file.named(),
+                        span: span.into(),
+                        label,
+                        help,
+                    }
+                    .into(),
+                );
+                fine = false;
+            }
+            if !fine {
+                continue;
+            }
+            choices.push(ScriptedChoice {
+                decision: Name::new(entry.decision.get_ref()),
+                by: entry.by.as_ref().map(|by| Name::new(by.get_ref())),
+                who: entry.who.as_ref().map(|who| Name::new(who.get_ref())),
+                round: entry.round.as_ref().map(|r| *r.get_ref()),
+                choose: Name::new(entry.choose.get_ref()),
+                span: inside(&entry.choose),
+            });
+        }
+        choices
+    }
+
+    /// A name of a decision or an option: see `choices`.
+    fn known_word(
+        &mut self,
+        name: &Spanned<String>,
+        known: &[String],
+        complete: bool,
+        kind: &'static str,
+        code: &'static str,
+        from: &str,
+    ) -> bool {
+        let value = name.get_ref();
+        if known.contains(value) || !(complete || crate::names::suggest(value, known).is_some()) {
+            return true;
+        }
+        self.known_name(name, inside(name), known, kind, code, from)
+    }
+
     /// Names that must be among `known`; the known ones, in order.
     fn names(
         &mut self,
