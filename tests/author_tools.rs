@@ -135,3 +135,20 @@ fn a_die_labelled_for_another_roll_stops_with_both_purposes() {
     snapshot("dice_wrong_purpose", &errors);
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn hit_points_all_covers_every_location_not_named() {
+    // Aldric with `all = 5` beside three locations fights as with every one written out.
+    let all = "hit_points = { all = 5, body = 7, right_arm = 4, left_arm = 4 }";
+    let written = "hit_points = { right_leg = 5, left_leg = 5, body = 7, right_arm = 4, left_arm = 4, head = 5 }";
+    let dir = duel_dir("hit-points-all", "", "");
+    let (expected, errors, code) = fight(&dir, &["--seed", "3"]);
+    assert_eq!(code, Some(0), "{errors}");
+    let scenario = fs::read_to_string(dir.join("duel.toml")).unwrap();
+    assert!(scenario.contains(written));
+    fs::write(dir.join("duel.toml"), scenario.replacen(written, all, 1)).unwrap();
+    let (log, errors, code) = fight(&dir, &["--seed", "3"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert_eq!(log, expected);
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -57,7 +57,8 @@ pub struct CombatantEntry {
     /// covers every location not named.
     #[serde(default)]
     pub armour: IndexMap<Spanned<String>, Spanned<toml::Value>>,
-    /// Hit points per location (or `total` for a ruleset without locations).
+    /// Hit points per location (or `total` for a ruleset without locations); the key
+    /// `all` covers every location not named.
     #[serde(default)]
     pub hit_points: IndexMap<Spanned<String>, i64>,
     /// Options for this combatant: names from `combatant_options` of ruleset.toml.

@@ -577,6 +577,7 @@ impl Check<'_> {
             }
         }
         let mut hit_points = IndexMap::new();
+        let mut everywhere = None;
         for (location, value) in &entry.hit_points {
             let span = key_span(self.file, location);
             // A location with none left is out of the fight before it starts.
@@ -590,6 +591,11 @@ impl Check<'_> {
                     }
                     .into(),
                 );
+                continue;
+            }
+            // `all`: every location not named (the pool, for a ruleset without locations).
+            if location.get_ref() == "all" {
+                everywhere = Some(*value);
                 continue;
             }
             // `total`: one pool of hit points beside the hit locations (systems whose
@@ -606,6 +612,23 @@ impl Check<'_> {
             {
                 hit_points.insert(location.get_ref().clone(), *value);
             }
+        }
+        // In the table's order, as if every location were written out; `total` after.
+        if let Some(value) = everywhere {
+            let mut ordered: IndexMap<String, i64> = known
+                .locations
+                .iter()
+                .map(|location| {
+                    (
+                        location.clone(),
+                        *hit_points.get(location).unwrap_or(&value),
+                    )
+                })
+                .collect();
+            for (location, value) in hit_points {
+                ordered.entry(location).or_insert(value);
+            }
+            hit_points = ordered;
         }
         let options = self.names(
             &entry.options,
