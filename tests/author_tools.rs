@@ -152,3 +152,37 @@ fn hit_points_all_covers_every_location_not_named() {
     assert_eq!(log, expected);
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_combatant_starts_prone_with_an_action_spent() {
+    let dir = duel_dir("start-state", "", "");
+    let scenario = fs::read_to_string(dir.join("duel.toml")).unwrap();
+    let aldric = "statistics = { damage_modifier = \"+1D4\" }";
+    assert!(scenario.contains(aldric));
+    let started = scenario.replacen(
+        aldric,
+        &format!("{aldric}\nconditions = [\"prone\"]\nactions_spent = 1"),
+        1,
+    );
+    fs::write(dir.join("duel.toml"), started).unwrap();
+    let (log, errors, code) = fight(&dir, &["--seed", "1"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert!(log.contains("    Aldric: prone\n\nRound 1\n"), "{log}");
+    assert!(
+        log.contains("order: Bryn (24, 2 actions), Aldric (20, 1 action)"),
+        "{log}"
+    );
+    // A condition the ruleset does not declare is refused by check.
+    let misspelt = fs::read_to_string(dir.join("duel.toml"))
+        .unwrap()
+        .replace("\"prone\"", "\"prnoe\"");
+    fs::write(dir.join("duel.toml"), misspelt).unwrap();
+    let (_, errors, code) = fight(&dir, &["--seed", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        errors.contains("affray::scenario::unknown_condition")
+            && errors.contains("did you mean `prone`?"),
+        "{errors}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -90,6 +90,11 @@ pub enum FightError {
         reason: String,
     },
 
+    /// A scenario's start state the fight cannot take (a condition the ruleset lost).
+    #[error("{who}'s start state: {reason}")]
+    #[diagnostic(code(affray::fight::start_state))]
+    StartState { who: String, reason: String },
+
     /// A scenario's `[[choices]]` entry that is not a legal option when it comes up.
     #[error("the scripted choice `{chosen}` for {who}'s {decision} is not one of: {options}")]
     #[diagnostic(
@@ -555,6 +560,27 @@ impl FightHandle {
             self.set_up(who)?;
             if self.has_hook("setup") {
                 self.hook("setup", &[HookArgument::Who(who)])?;
+            }
+        }
+        // The scenario's start state, after the rules' own set-up.
+        for who in 0..count {
+            let (conditions, spent) = {
+                let core = self.core();
+                let spec = &core.combatants[who].spec;
+                (spec.conditions.clone(), spec.actions_spent)
+            };
+            for condition in conditions {
+                self.set_condition(who, condition, 0, crate::tables::DurationUnit::Actions)
+                    .map_err(|reason| FightError::StartState {
+                        who: self.core().combatants[who].spec.name.to_string(),
+                        reason,
+                    })?;
+            }
+            if spent > 0 {
+                let mut core = self.core();
+                let combatant = &mut core.combatants[who];
+                combatant.actions_to_lose =
+                    combatant.actions_to_lose.saturating_add(i64::from(spent));
             }
         }
         Ok(())

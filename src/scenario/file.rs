@@ -74,6 +74,12 @@ pub struct CombatantEntry {
     /// The tactics style this combatant decides by, over its side's.
     #[serde(default)]
     pub tactics: Option<Spanned<String>>,
+    /// Conditions of ruleset.toml it starts with, until cleared (`["prone"]`).
+    #[serde(default)]
+    pub conditions: Vec<Spanned<String>>,
+    /// Actions already spent when the fight starts: taken from its first round's.
+    #[serde(default)]
+    pub actions_spent: Option<u32>,
 }
 
 // Skills, statistics and armour take a number or a text; serde's untagged enums cannot

@@ -59,6 +59,16 @@ pub struct CombatantSpec {
     /// ruleset's own lists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tactics: Option<Name>,
+    /// Conditions it starts with (until cleared), set after the set-up.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Name>,
+    /// Actions already spent at the start: lost from its first round's.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub actions_spent: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -644,6 +644,19 @@ impl Check<'_> {
             "affray::scenario::unknown_modifier",
             "of the ruleset's modifier lists",
         );
+        let conditions = self.names(
+            &entry.conditions,
+            &self
+                .ruleset
+                .settings
+                .conditions
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>(),
+            "condition",
+            "affray::scenario::unknown_condition",
+            "declared in ruleset.toml ([conditions])",
+        );
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
             name: Name::new(entry.name.get_ref()),
@@ -659,6 +672,8 @@ impl Check<'_> {
             modifiers: modifiers.iter().map(Name::from).collect(),
             engaged: entry.engaged.iter().map(|e| e.get_ref().clone()).collect(),
             tactics: self.style(entry.tactics.as_ref()),
+            conditions: conditions.iter().map(Name::from).collect(),
+            actions_spent: entry.actions_spent.unwrap_or(0),
         };
         if entry.count.is_none() {
             return vec![base];
