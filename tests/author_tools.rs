@@ -154,20 +154,27 @@ fn hit_points_all_covers_every_location_not_named() {
 }
 
 #[test]
-fn a_combatant_starts_prone_with_an_action_spent() {
+fn a_combatant_starts_prone_wounded_disarmed_with_an_action_spent() {
     let dir = duel_dir("start-state", "", "");
     let scenario = fs::read_to_string(dir.join("duel.toml")).unwrap();
     let aldric = "statistics = { damage_modifier = \"+1D4\" }";
     assert!(scenario.contains(aldric));
     let started = scenario.replacen(
         aldric,
-        &format!("{aldric}\nconditions = [\"prone\"]\nactions_spent = 1"),
+        &format!(
+            "{aldric}\nconditions = [\"prone\"]\nactions_spent = 1\ndamage_taken = {{ head = 2 }}\ndropped = [\"round_shield\"]"
+        ),
         1,
     );
     fs::write(dir.join("duel.toml"), started).unwrap();
     let (log, errors, code) = fight(&dir, &["--seed", "1"]);
     assert_eq!(code, Some(0), "{errors}");
-    assert!(log.contains("    Aldric: prone\n\nRound 1\n"), "{log}");
+    assert!(
+        log.contains(
+            "    Aldric drops the Round shield\n    Aldric takes 2 to head, 3 HP left there\n    Aldric: prone\n\nRound 1\n"
+        ),
+        "{log}"
+    );
     assert!(
         log.contains("order: Bryn (24, 2 actions), Aldric (20, 1 action)"),
         "{log}"

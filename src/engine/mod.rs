@@ -564,17 +564,30 @@ impl FightHandle {
         }
         // The scenario's start state, after the rules' own set-up.
         for who in 0..count {
-            let (conditions, spent) = {
+            let (conditions, spent, damage, dropped) = {
                 let core = self.core();
                 let spec = &core.combatants[who].spec;
-                (spec.conditions.clone(), spec.actions_spent)
+                (
+                    spec.conditions.clone(),
+                    spec.actions_spent,
+                    spec.damage_taken.clone(),
+                    spec.dropped.clone(),
+                )
             };
+            let refused = |reason| FightError::StartState {
+                who: self.core().combatants[who].spec.name.to_string(),
+                reason,
+            };
+            for id in dropped {
+                self.drop_weapon(who, id).map_err(refused)?;
+            }
+            for (location, amount) in damage {
+                self.damage(who, Name::new(&location), i64::from(amount))
+                    .map_err(refused)?;
+            }
             for condition in conditions {
                 self.set_condition(who, condition, 0, crate::tables::DurationUnit::Actions)
-                    .map_err(|reason| FightError::StartState {
-                        who: self.core().combatants[who].spec.name.to_string(),
-                        reason,
-                    })?;
+                    .map_err(refused)?;
             }
             if spent > 0 {
                 let mut core = self.core();

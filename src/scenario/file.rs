@@ -80,6 +80,12 @@ pub struct CombatantEntry {
     /// Actions already spent when the fight starts: taken from its first round's.
     #[serde(default)]
     pub actions_spent: Option<u32>,
+    /// Hit points already lost per location when the fight starts (`{ head = 3 }`).
+    #[serde(default)]
+    pub damage_taken: IndexMap<Spanned<String>, u32>,
+    /// Weapons of `weapons` lying on the ground when the fight starts.
+    #[serde(default)]
+    pub dropped: Vec<Spanned<String>>,
 }
 
 // Skills, statistics and armour take a number or a text; serde's untagged enums cannot

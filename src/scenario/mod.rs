@@ -65,6 +65,12 @@ pub struct CombatantSpec {
     /// Actions already spent at the start: lost from its first round's.
     #[serde(skip_serializing_if = "is_zero")]
     pub actions_spent: u32,
+    /// Hit points already lost per location at the start.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub damage_taken: IndexMap<String, u32>,
+    /// Weapons on the ground at the start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Name>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -657,6 +657,30 @@ impl Check<'_> {
             "affray::scenario::unknown_condition",
             "declared in ruleset.toml ([conditions])",
         );
+        let mut damage_taken = IndexMap::new();
+        for (location, amount) in &entry.damage_taken {
+            let span = key_span(self.file, location);
+            if location.get_ref() == "total"
+                || self.known_name(
+                    location,
+                    span,
+                    &known.locations,
+                    "hit location",
+                    "affray::scenario::unknown_location",
+                    "of the ruleset's hit location table",
+                )
+            {
+                damage_taken.insert(location.get_ref().clone(), *amount);
+            }
+        }
+        let own_weapons: Vec<String> = entry.weapons.iter().map(|w| w.get_ref().clone()).collect();
+        let dropped = self.names(
+            &entry.dropped,
+            &own_weapons,
+            "weapon",
+            "affray::scenario::unknown_weapon",
+            "of this combatant's `weapons`",
+        );
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
             name: Name::new(entry.name.get_ref()),
@@ -674,6 +698,8 @@ impl Check<'_> {
             tactics: self.style(entry.tactics.as_ref()),
             conditions: conditions.iter().map(Name::from).collect(),
             actions_spent: entry.actions_spent.unwrap_or(0),
+            damage_taken,
+            dropped: dropped.iter().map(Name::from).collect(),
         };
         if entry.count.is_none() {
             return vec![base];
