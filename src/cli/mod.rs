@@ -129,11 +129,14 @@ enum Command {
         scenario: Option<PathBuf>,
         /// Seed of the dice: the same seed gives the same fight on every machine. Without
         /// it (and without --dice) a seed is chosen and printed; in GM mode, where it seeds
-        /// the dice affray rolls for you, it is 1.
-        #[arg(long, conflicts_with = "dice")]
+        /// the dice affray rolls for you, it is 1. With --dice, it rolls the dice the file
+        /// runs out of.
+        #[arg(long)]
         seed: Option<u64>,
         /// Read the dice from a file, in the order they are rolled: whole numbers
-        /// separated by spaces, commas or lines; # starts a comment.
+        /// separated by spaces, commas or lines, each perhaps after a word saying what it
+        /// is for (`attack 39`: the roll's purpose must hold that word); # starts a
+        /// comment.
         #[arg(long, value_name = "FILE")]
         dice: Option<PathBuf>,
         /// Print the typed events as JSON lines instead of the readable log.
@@ -162,6 +165,10 @@ enum Command {
         /// dice=manual.
         #[arg(long = "dial", value_name = "STEP=LEVEL", value_parser = play::parse_dial, requires = "gm_mode")]
         dials: Vec<String>,
+        /// Write the dice the fight rolled to FILE as a dice file, each labelled with what
+        /// it is for (`attack 39`) and the roll in a comment: --dice FILE replays it.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["interactive", "record"])]
+        emit_dice: Option<PathBuf>,
         /// Write the fight's record (its dice and choices) to FILE, as GM mode does, so
         /// that a seeded fight can be replayed under a house rule with --replay.
         #[arg(long, value_name = "FILE", conflicts_with = "dice")]
@@ -528,6 +535,7 @@ pub fn run() -> ExitCode {
             resume,
             state,
             dials,
+            emit_dice,
             record,
             replay,
         } => {
@@ -551,6 +559,7 @@ pub fn run() -> ExitCode {
                     dice: dice.as_deref(),
                     json,
                     record: record.as_deref(),
+                    emit_dice: emit_dice.as_deref(),
                 })
             }
         }

@@ -13,6 +13,15 @@ use miette::{
 const PLAIN_WIDTH: usize = 100;
 
 pub fn print(problems: &[miette::Report]) {
+    print_counted(problems, "problem");
+}
+
+/// Warnings: drawn as problems are, counted as warnings (the command goes on).
+pub fn print_warnings(warnings: &[miette::Report]) {
+    print_counted(warnings, "warning");
+}
+
+fn print_counted(problems: &[miette::Report], what: &str) {
     let terminal = std::io::stderr().is_terminal();
     let handler = if terminal {
         GraphicalReportHandler::new_themed(GraphicalTheme::unicode())
@@ -33,7 +42,7 @@ pub fn print(problems: &[miette::Report]) {
     }
     let count = problems.len();
     out.push_str(&format!(
-        "{count} problem{} found\n",
+        "{count} {what}{} found\n",
         if count == 1 { "" } else { "s" }
     ));
     let _ = std::io::stderr().write_all(out.as_bytes());

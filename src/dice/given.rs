@@ -7,14 +7,17 @@
 //! 55, 12      # Lilina attacks, the goblin parries
 //! ```
 //! Values are whole numbers separated by spaces, commas or line breaks; `#` starts a
-//! comment. Whether a value fits its die is checked when it is rolled.
+//! comment. A value may be preceded, on its line, by a word saying what it is for
+//! (`attack 39`, `location 13`, `damage 5`): the roll it feeds must have that word (or
+//! those words, `hit_location`) in its purpose (see [`DieLabel::fits`]). Whether a value
+//! fits its die is checked when it is rolled.
 
 use std::sync::Arc;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
-use super::GivenDie;
+use super::{DieLabel, GivenDie};
 use crate::source::{SourceFile, Span};
 
 #[derive(Debug, Error, Diagnostic)]
@@ -22,7 +25,7 @@ use crate::source::{SourceFile, Span};
 #[diagnostic(
     code(affray::dice::not_a_value),
     help(
-        "a dice file holds whole numbers from 1 up, separated by spaces, commas or lines; # starts a comment"
+        "a dice file holds whole numbers from 1 up, each perhaps after a word saying what it is for (attack 39), separated by spaces, commas or lines; # starts a comment"
     )
 )]
 pub struct NotADieValue {
@@ -40,18 +43,33 @@ pub fn read_given_dice(file: &SourceFile) -> Result<Vec<GivenDie>, Vec<NotADieVa
     let mut offset = 0;
     for (index, line) in file.text().split_inclusive('\n').enumerate() {
         let content = line.split('#').next().unwrap_or_default();
+        let mut label: Option<(usize, &str)> = None;
         for (start, token) in tokens(content) {
             match token.parse::<u32>() {
                 Ok(value) if value > 0 => values.push(GivenDie {
                     value,
                     origin: format!("{} line {}", file.name(), index + 1),
+                    label: label.take().map(|(at, word)| DieLabel {
+                        word: word.to_string(),
+                        src: file.named(),
+                        span: Span::new(offset + at, offset + at + word.len()),
+                    }),
                 }),
+                _ if label.is_none() && is_label(token) => label = Some((start, token)),
                 _ => problems.push(NotADieValue {
                     src: file.named(),
                     span: Span::new(offset + start, offset + start + token.len()).into(),
                     text: token.to_string(),
                 }),
             }
+        }
+        // A word with no value after it on its line.
+        if let Some((start, token)) = label {
+            problems.push(NotADieValue {
+                src: file.named(),
+                span: Span::new(offset + start, offset + start + token.len()).into(),
+                text: token.to_string(),
+            });
         }
         offset += line.len();
     }
@@ -60,6 +78,14 @@ pub fn read_given_dice(file: &SourceFile) -> Result<Vec<GivenDie>, Vec<NotADieVa
     } else {
         Err(problems)
     }
+}
+
+/// A word that may label a value: a letter, then letters, digits, `_` or `-`.
+fn is_label(token: &str) -> bool {
+    token.starts_with(char::is_alphabetic)
+        && token
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 /// The tokens of a line with their byte offsets; spaces and commas separate them.
@@ -112,5 +138,37 @@ mod tests {
             .map(|p| (p.text.as_str(), p.span.offset()))
             .collect();
         assert_eq!(found, [("x", 2), ("0", 4), ("-3", 6)]);
+    }
+
+    #[test]
+    fn a_word_labels_the_value_after_it() {
+        let file = SourceFile::new("dice.txt", "attack 39, 12 hit_location 13\ndamage\n5\n");
+        let problems = read_given_dice(&file).unwrap_err();
+        let found: Vec<(&str, usize)> = problems
+            .iter()
+            .map(|p| (p.text.as_str(), p.span.offset()))
+            .collect();
+        assert_eq!(found, [("damage", 30)]);
+        let file = SourceFile::new("dice.txt", "attack 39, 12 hit_location 13\n");
+        let values = read_given_dice(&file).unwrap();
+        let labels: Vec<(u32, Option<&str>)> = values
+            .iter()
+            .map(|v| (v.value, v.label.as_ref().map(|l| l.word.as_str())))
+            .collect();
+        assert_eq!(
+            labels,
+            [(39, Some("attack")), (12, None), (13, Some("hit_location"))]
+        );
+        let location = values[2].label.as_ref().unwrap();
+        assert!(location.fits("humanoid hit location for Bryn"));
+        assert!(!location.fits("location for Bryn"));
+        assert!(
+            values[0]
+                .label
+                .as_ref()
+                .unwrap()
+                .fits("Attack with Sword for Ann")
+        );
+        assert!(!values[0].label.as_ref().unwrap().fits("attacker's damage"));
     }
 }

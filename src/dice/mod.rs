@@ -7,4 +7,6 @@ mod source;
 
 pub use expr::{DiceExpr, DiceTerm, Distribution, LimitExceeded, Limits, Rolled, TermKind};
 pub use given::{NotADieValue, read_given_dice};
-pub use source::{AskDie, DiceSource, DieOf, GivenDie, RollError, RolledDie};
+pub use source::{
+    AskDie, DiceSource, DieLabel, DieOf, GivenDie, RollError, RolledDie, WrongPurpose, emitted,
+};

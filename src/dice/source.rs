@@ -7,6 +7,9 @@
 
 use std::collections::VecDeque;
 
+use std::sync::Arc;
+
+use miette::NamedSource;
 use rand::Rng;
 use rand_pcg::Pcg64;
 
@@ -20,6 +23,61 @@ const STATE_MIX: u128 = 0xcafe_f00d_d15e_a5e5_0123_4567_89ab_cdef;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GivenDie {
     pub value: u32,
+    pub origin: String,
+    /// What the file says the die is for (`attack 39`), checked against the purpose of
+    /// the roll it feeds.
+    pub label: Option<DieLabel>,
+}
+
+/// The purpose a dice file gives a value, and where it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DieLabel {
+    pub word: String,
+    pub src: NamedSource<Arc<str>>,
+    pub span: crate::source::Span,
+}
+
+impl DieLabel {
+    /// Whether a roll for `purpose` is one this label names: the label's words (split at
+    /// anything but letters and digits, `hit_location` is "hit location") stand together,
+    /// in order, among the purpose's words, whatever their case. `attack` fits "attack with
+    /// Broadsword for Aldric"; `location` and `hit_location` fit "humanoid hit location for
+    /// Bryn"; `damage` fits both "damage for Bryn" and "1D4 damage modifier for Bryn".
+    pub fn fits(&self, purpose: &str) -> bool {
+        let label = words(&self.word);
+        let purpose = words(purpose);
+        !label.is_empty()
+            && purpose
+                .windows(label.len())
+                .any(|run| run == label.as_slice())
+    }
+}
+
+/// The words of a text, lower case: runs of letters and digits.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// A dice file's value labelled for another roll than the one it feeds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("{origin}: the value {value} is labelled `{label}`, but the roll it feeds is {purpose}")]
+#[diagnostic(
+    code(affray::dice::wrong_purpose),
+    help(
+        "the dice file is out of step with the rolls: a roll was added or left out before this one (run with --emit-dice to see the rolls in order), or the label names another roll"
+    )
+)]
+pub struct WrongPurpose {
+    #[source_code]
+    pub src: NamedSource<Arc<str>>,
+    #[label("labelled `{label}`; the roll is {purpose}")]
+    pub span: miette::SourceSpan,
+    pub value: u32,
+    pub label: String,
+    pub purpose: String,
     pub origin: String,
 }
 
@@ -46,7 +104,8 @@ impl DieOf {
 
 enum Kind {
     Seeded(Pcg64),
-    Given(VecDeque<GivenDie>),
+    /// Given values in order; then seeded dice, if a seed is given, else none.
+    Given(VecDeque<GivenDie>, Option<Pcg64>),
     Asked(Box<dyn AskDie>),
     /// Planned values first (a branch of an enumeration), then seeded ones.
     Planned {
@@ -67,7 +126,7 @@ impl std::fmt::Debug for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Kind::Seeded(rng) => f.debug_tuple("Seeded").field(rng).finish(),
-            Kind::Given(values) => f.debug_tuple("Given").field(values).finish(),
+            Kind::Given(values, _) => f.debug_tuple("Given").field(values).finish(),
             Kind::Asked(_) => f.write_str("Asked"),
             Kind::Planned { planned, .. } => f.debug_tuple("Planned").field(planned).finish(),
         }
@@ -108,6 +167,10 @@ pub enum RollError {
         purpose: String,
         origin: String,
     },
+    /// A labelled value of a dice file fed a roll of another purpose.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    WrongPurpose(Box<WrongPurpose>),
     /// The die was not rolled because the run was stopped from outside (a person quit,
     /// or a replayed record no longer matches the fight).
     #[error("no value for the 1D{sides} ({purpose}): {reason}")]
@@ -130,7 +193,17 @@ impl DiceSource {
 
     pub fn given(values: impl IntoIterator<Item = GivenDie>) -> Self {
         DiceSource {
-            kind: Kind::Given(values.into_iter().collect()),
+            kind: Kind::Given(values.into_iter().collect(), None),
+            rolls: 0,
+            trace: None,
+        }
+    }
+
+    /// The given values first, then dice seeded with `seed` once they run out: those the
+    /// seed rolls at the same rolls (a die is drawn and set aside for each given value).
+    pub fn given_then_seeded(values: impl IntoIterator<Item = GivenDie>, seed: u64) -> Self {
+        DiceSource {
+            kind: Kind::Given(values.into_iter().collect(), Some(pcg(seed))),
             rolls: 0,
             trace: None,
         }
@@ -213,12 +286,35 @@ impl DiceSource {
                     origin: format!("planned die {}", self.rolls),
                 }),
             },
-            Kind::Given(values) => {
-                let given = values.pop_front().ok_or_else(|| RollError::RanOut {
-                    roll: self.rolls,
-                    sides,
-                    purpose: purpose.to_string(),
-                })?;
+            Kind::Given(values, then) => {
+                let Some(given) = values.pop_front() else {
+                    return match then {
+                        Some(rng) => Ok(uniform(rng, sides)),
+                        None => Err(RollError::RanOut {
+                            roll: self.rolls,
+                            sides,
+                            purpose: purpose.to_string(),
+                        }),
+                    };
+                };
+                // The seeded dice keep step with the given ones: the die the seed rolls
+                // here is set aside, so that a file cut from a seeded fight's dice goes on
+                // with the dice that fight rolled.
+                if let Some(rng) = then {
+                    uniform(rng, sides);
+                }
+                if let Some(label) = &given.label
+                    && !label.fits(purpose)
+                {
+                    return Err(RollError::WrongPurpose(Box::new(WrongPurpose {
+                        src: label.src.clone(),
+                        span: label.span.into(),
+                        value: given.value,
+                        label: label.word.clone(),
+                        purpose: format!("{purpose} (a 1D{sides})"),
+                        origin: given.origin,
+                    })));
+                }
                 if given.value == 0 || given.value > sides {
                     return Err(RollError::Impossible {
                         value: given.value,
@@ -243,6 +339,35 @@ impl DiceSource {
             }
         }
     }
+}
+
+/// The dice of a trace as a dice file: one value a line, labelled with the first word of
+/// its purpose that is neither a number nor a little word such as "on" (`attack 39`), the whole purpose and the die in a
+/// comment. Read back, it feeds the same rolls the same values.
+pub fn emitted(trace: &[RolledDie]) -> String {
+    let mut out = String::from(
+        "# dice written by affray --emit-dice: LABEL VALUE, the roll in the comment\n",
+    );
+    for die in trace {
+        let label = words(&die.purpose).into_iter().find(|word| {
+            !word.starts_with(|c: char| c.is_ascii_digit())
+                && ![
+                    "on", "for", "with", "of", "the", "a", "an", "to", "at", "by",
+                ]
+                .contains(&word.as_str())
+        });
+        let purpose: String = die
+            .purpose
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let value = match label {
+            Some(label) => format!("{label} {}", die.value),
+            None => die.value.to_string(),
+        };
+        out.push_str(&format!("{value:<16}# 1D{}: {purpose}\n", die.sides));
+    }
+    out
 }
 
 fn pcg(seed: u64) -> Pcg64 {
@@ -335,6 +460,7 @@ mod tests {
         let mut source = DiceSource::given([GivenDie {
             value: 13,
             origin: "line 1".into(),
+            label: None,
         }]);
         assert_eq!(source.roll_die(20, "hit location"), Ok(13));
         assert_eq!(
@@ -352,6 +478,7 @@ mod tests {
         let mut source = DiceSource::given([GivenDie {
             value: 21,
             origin: "dice.txt line 3".into(),
+            label: None,
         }]);
         assert!(matches!(
             source.roll_die(20, "fumble"),

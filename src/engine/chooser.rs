@@ -26,21 +26,59 @@ pub trait Chooser: Send {
         fight: &FightHandle,
         decision: &Decision,
     ) -> Result<(Name, &'static str), FightError>;
+
+    /// The scripted choices this chooser holds that were never used (none for a chooser
+    /// that holds none).
+    fn unused(&self) -> Vec<ScriptedChoice> {
+        Vec::new()
+    }
 }
 
-/// Scripted choices first, in order, for the decisions they name; everything else by
-/// the fallback chooser.
+/// Scripted choices first, for the decisions they name; everything else by the fallback
+/// chooser. Entries without `who` form a queue whose head alone is looked at (a decision
+/// it does not name goes to the fallback); entries with `who` are kept aside and each is
+/// used at the first decision of its combatant (in its `round`, if it has one) that it
+/// names and that offers its choice, whatever the queue holds.
 pub struct ScriptedChooser<C> {
     pending: VecDeque<ScriptedChoice>,
+    /// The entries with `who`, in file order; `None` once used.
+    keyed: Vec<Option<ScriptedChoice>>,
     fallback: C,
 }
 
 impl<C: Chooser> ScriptedChooser<C> {
     pub fn new(choices: &[ScriptedChoice], fallback: C) -> Self {
         ScriptedChooser {
-            pending: choices.iter().cloned().collect(),
+            pending: choices
+                .iter()
+                .filter(|c| c.who.is_none())
+                .cloned()
+                .collect(),
+            keyed: choices
+                .iter()
+                .filter(|c| c.who.is_some())
+                .cloned()
+                .map(Some)
+                .collect(),
             fallback,
         }
+    }
+
+    /// The first entry with `who` that answers `decision` in `round`, taken.
+    fn keyed_answer(&mut self, fight: &FightHandle, decision: &Decision) -> Option<Name> {
+        if self.keyed.iter().all(Option::is_none) {
+            return None;
+        }
+        let round = fight.core().round;
+        let slot = self.keyed.iter_mut().find(|slot| {
+            slot.as_ref().is_some_and(|entry| {
+                entry.decision == decision.name
+                    && entry.who == Some(decision.who_name)
+                    && entry.round.is_none_or(|r| r == round)
+                    && decision.options.contains(&entry.choose)
+            })
+        })?;
+        slot.take().map(|entry| entry.choose)
     }
 }
 
@@ -50,9 +88,11 @@ impl<C: Chooser> Chooser for ScriptedChooser<C> {
         fight: &FightHandle,
         decision: &Decision,
     ) -> Result<(Name, &'static str), FightError> {
+        if let Some(chosen) = self.keyed_answer(fight, decision) {
+            return Ok((chosen, "scenario"));
+        }
         let applies = self.pending.front().is_some_and(|next| {
-            decision.name == next.decision
-                && next.by.as_ref().is_none_or(|by| decision.who_name == *by)
+            decision.name == next.decision && next.by.is_none_or(|by| decision.who_name == by)
         });
         if !applies {
             return self.fallback.choose(fight, decision);
@@ -66,10 +106,21 @@ impl<C: Chooser> Chooser for ScriptedChooser<C> {
             Err(FightError::IllegalChoice {
                 who: decision.who_name.to_string(),
                 decision: decision.name.to_string(),
-                chosen: next.choose,
+                chosen: next.choose.to_string(),
                 options: crate::names::join(&decision.options, ", "),
             })
         }
+    }
+
+    fn unused(&self) -> Vec<ScriptedChoice> {
+        let mut left: Vec<ScriptedChoice> = self
+            .pending
+            .iter()
+            .cloned()
+            .chain(self.keyed.iter().flatten().cloned())
+            .collect();
+        left.sort_by_key(|entry| entry.span);
+        left
     }
 }
 

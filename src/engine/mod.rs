@@ -90,11 +90,18 @@ pub enum FightError {
         reason: String,
     },
 
+    /// A scenario's start state the fight cannot take (a condition the ruleset lost).
+    #[error("{who}'s start state: {reason}")]
+    #[diagnostic(code(affray::fight::start_state))]
+    StartState { who: String, reason: String },
+
     /// A scenario's `[[choices]]` entry that is not a legal option when it comes up.
     #[error("the scripted choice `{chosen}` for {who}'s {decision} is not one of: {options}")]
     #[diagnostic(
         code(affray::fight::illegal_choice),
-        help("scripted choices are used in order; check the order of [[choices]] in the scenario")
+        help(
+            "entries without `who` are used in order: check the order of [[choices]] in the scenario, or give the entry `who` (and `round`) so that it waits for that combatant's decision"
+        )
     )]
     IllegalChoice {
         who: String,
@@ -555,6 +562,40 @@ impl FightHandle {
                 self.hook("setup", &[HookArgument::Who(who)])?;
             }
         }
+        // The scenario's start state, after the rules' own set-up.
+        for who in 0..count {
+            let (conditions, spent, damage, dropped) = {
+                let core = self.core();
+                let spec = &core.combatants[who].spec;
+                (
+                    spec.conditions.clone(),
+                    spec.actions_spent,
+                    spec.damage_taken.clone(),
+                    spec.dropped.clone(),
+                )
+            };
+            let refused = |reason| FightError::StartState {
+                who: self.core().combatants[who].spec.name.to_string(),
+                reason,
+            };
+            for id in dropped {
+                self.drop_weapon(who, id).map_err(refused)?;
+            }
+            for (location, amount) in damage {
+                self.damage(who, Name::new(&location), i64::from(amount))
+                    .map_err(refused)?;
+            }
+            for condition in conditions {
+                self.set_condition(who, condition, 0, crate::tables::DurationUnit::Actions)
+                    .map_err(refused)?;
+            }
+            if spent > 0 {
+                let mut core = self.core();
+                let combatant = &mut core.combatants[who];
+                combatant.actions_to_lose =
+                    combatant.actions_to_lose.saturating_add(i64::from(spent));
+            }
+        }
         Ok(())
     }
 
@@ -737,6 +778,11 @@ impl FightHandle {
         }
         self.observe(|observer| observer.resolved(self, Resolved::Turn(who)));
         Ok(())
+    }
+
+    /// The scenario's scripted choices that the fight never used, in file order.
+    pub fn unused_choices(&self) -> Vec<crate::scenario::ScriptedChoice> {
+        self.0.chooser.lock().unused()
     }
 
     /// Ask the chooser; log the choice.

@@ -3,6 +3,7 @@
 //! is collected; a ruleset with any problem is not returned.
 
 mod combat;
+mod decisions;
 mod equipment;
 mod formula;
 mod problem;

@@ -57,7 +57,8 @@ pub struct CombatantEntry {
     /// covers every location not named.
     #[serde(default)]
     pub armour: IndexMap<Spanned<String>, Spanned<toml::Value>>,
-    /// Hit points per location (or `total` for a ruleset without locations).
+    /// Hit points per location (or `total` for a ruleset without locations); the key
+    /// `all` covers every location not named.
     #[serde(default)]
     pub hit_points: IndexMap<Spanned<String>, i64>,
     /// Options for this combatant: names from `combatant_options` of ruleset.toml.
@@ -73,6 +74,18 @@ pub struct CombatantEntry {
     /// The tactics style this combatant decides by, over its side's.
     #[serde(default)]
     pub tactics: Option<Spanned<String>>,
+    /// Conditions of ruleset.toml it starts with, until cleared (`["prone"]`).
+    #[serde(default)]
+    pub conditions: Vec<Spanned<String>>,
+    /// Actions already spent when the fight starts: taken from its first round's.
+    #[serde(default)]
+    pub actions_spent: Option<u32>,
+    /// Hit points already lost per location when the fight starts (`{ head = 3 }`).
+    #[serde(default)]
+    pub damage_taken: IndexMap<Spanned<String>, u32>,
+    /// Weapons of `weapons` lying on the ground when the fight starts.
+    #[serde(default)]
+    pub dropped: Vec<Spanned<String>>,
 }
 
 // Skills, statistics and armour take a number or a text; serde's untagged enums cannot
@@ -82,10 +95,17 @@ pub struct CombatantEntry {
 #[serde(deny_unknown_fields)]
 pub struct ChoiceEntry {
     /// The decision, as the engine names it (e.g. `action`, `reaction`, `effects`).
-    pub decision: String,
-    /// Who decides; any combatant when absent.
+    pub decision: Spanned<String>,
+    /// Who decides; any combatant when absent. The entry waits at the head of the queue.
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: Option<Spanned<String>>,
+    /// Who decides: the entry is matched to this combatant's decision wherever it comes
+    /// in the fight, not only at the head of the queue.
+    #[serde(default)]
+    pub who: Option<Spanned<String>>,
+    /// With `who`: only in this round (the first round is 1).
+    #[serde(default)]
+    pub round: Option<Spanned<u32>>,
     /// The option chosen, by name.
     pub choose: Spanned<String>,
 }

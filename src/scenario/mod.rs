@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-pub use problem::ScenarioProblem;
+pub use problem::{ScenarioProblem, UnusedChoice};
 
 use crate::dice::DiceExpr;
 use crate::names::{Name, NameMap};
@@ -30,6 +30,9 @@ pub struct Scenario {
     pub options: Vec<String>,
     pub combatants: Vec<CombatantSpec>,
     pub choices: Vec<ScriptedChoice>,
+    /// The scenario file, for the diagnostics of scripted choices left unused.
+    #[serde(skip)]
+    pub file: Option<SourceFile>,
 }
 
 /// One combatant as the scenario sets it up.
@@ -57,6 +60,22 @@ pub struct CombatantSpec {
     /// ruleset's own lists.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tactics: Option<Name>,
+    /// Conditions it starts with (until cleared), set after the set-up.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Name>,
+    /// Actions already spent at the start: lost from its first round's.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub actions_spent: u32,
+    /// Hit points already lost per location at the start.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub damage_taken: IndexMap<String, u32>,
+    /// Weapons on the ground at the start.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Name>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -74,11 +93,38 @@ pub enum Statistic {
     Text(Name),
 }
 
+/// A `[[choices]]` entry. Without `who` it waits at the head of a queue (the entries
+/// without `who`, in order) for the decision it names; with `who` it is kept aside and
+/// used at the first decision of that combatant (in `round`, if given) that it names
+/// and whose options hold its choice.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScriptedChoice {
-    pub decision: String,
-    pub by: Option<String>,
-    pub choose: String,
+    pub decision: Name,
+    pub by: Option<Name>,
+    /// Matched wherever the combatant's decision comes, not as the queue's head.
+    pub who: Option<Name>,
+    pub round: Option<u32>,
+    pub choose: Name,
+    /// The entry in the scenario file, for a diagnostic.
+    #[serde(skip)]
+    pub span: crate::source::Span,
+}
+
+impl Scenario {
+    /// The scripted choices a fight left unused, as diagnostics of `severity`.
+    pub fn unused_choices(
+        &self,
+        unused: &[ScriptedChoice],
+        severity: miette::Severity,
+    ) -> Vec<miette::Report> {
+        let Some(file) = &self.file else {
+            return Vec::new();
+        };
+        unused
+            .iter()
+            .map(|choice| miette::Report::new(UnusedChoice::new(file, choice, severity)))
+            .collect()
+    }
 }
 
 /// Load a scenario and its ruleset. The ruleset is `ruleset_dir` when given (to run a

@@ -111,6 +111,18 @@ pub enum ScenarioProblem {
         name: String,
     },
 
+    /// `round = 2` without `who`; `by` and `who` in one `[[choices]]` entry; `round = 0`.
+    #[error("a scripted choice with {label}")]
+    #[diagnostic(code(affray::scenario::choice_keys), help("{help}"))]
+    ChoiceShape {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: &'static str,
+        help: &'static str,
+    },
+
     /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
     #[error("the {what} `{name}` has a value of the wrong kind")]
     #[diagnostic(code(affray::scenario::wrong_type), help("expected {expected}"))]
@@ -139,5 +151,74 @@ impl ScenarioProblem {
             actual: ruleset.settings.name.clone(),
             dir: ruleset.dir.clone(),
         }
+    }
+}
+
+/// A `[[choices]]` entry the fight never used: its decision never came for its
+/// combatant (in its round), or never offered its choice, or (without `who`) an entry
+/// before it in the queue was never used either. An error when the fight is a test
+/// (`--dice`), a warning otherwise (a seeded fight may go another way).
+#[derive(Debug, Error)]
+#[error("the scripted choice `{choose}` for {whose}`{decision}` was never used")]
+pub struct UnusedChoice {
+    pub src: NamedSource<Arc<str>>,
+    pub span: Span,
+    pub decision: String,
+    pub choose: String,
+    /// "Ann's " or "".
+    pub whose: String,
+    pub keyed: bool,
+    pub severity: miette::Severity,
+}
+
+impl UnusedChoice {
+    pub fn new(
+        file: &SourceFile,
+        choice: &super::ScriptedChoice,
+        severity: miette::Severity,
+    ) -> Self {
+        let whose = choice.who.or(choice.by).map_or(String::new(), |who| {
+            format!("{}'s ", crate::source::excerpt(&who))
+        });
+        UnusedChoice {
+            src: file.named(),
+            span: choice.span,
+            decision: choice.decision.to_string(),
+            choose: choice.choose.to_string(),
+            whose,
+            keyed: choice.who.is_some(),
+            severity,
+        }
+    }
+}
+
+impl Diagnostic for UnusedChoice {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new("affray::fight::unused_choice"))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(if self.keyed {
+            "the decision never came for this combatant (in this round) with this option offered: look in the log for its `chooses` lines"
+        } else {
+            "entries without `who` are used in order, each waiting at the head of the queue until its decision comes: an entry that never comes blocks every later one; give it `who` (and `round`) to match it wherever it comes"
+        }))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_with_span(
+                Some("never chosen".into()),
+                SourceSpan::from(self.span),
+            ),
+        )))
     }
 }

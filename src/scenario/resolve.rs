@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use toml::Spanned;
 
-use super::file::{CombatantEntry, ScenarioFile};
+use super::file::{ChoiceEntry, CombatantEntry, ScenarioFile};
 use super::{CombatantSpec, Scenario, ScenarioProblem, ScriptedChoice, Skill, Statistic};
 use crate::names::{Name, NameMap};
 use crate::parse::parse_dice;
@@ -233,15 +233,7 @@ pub(super) fn resolve(
             .into(),
         );
     }
-    let choices = decoded
-        .choices
-        .iter()
-        .map(|c| ScriptedChoice {
-            decision: c.decision.clone(),
-            by: c.by.clone(),
-            choose: c.choose.get_ref().clone(),
-        })
-        .collect();
+    let choices = check.choices(&decoded.choices, &names);
     if !check.problems.is_empty() {
         return Err(check.problems);
     }
@@ -254,6 +246,7 @@ pub(super) fn resolve(
         options,
         combatants,
         choices,
+        file: Some(file.clone()),
     })
 }
 
@@ -265,6 +258,103 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
+    /// The `[[choices]]`: who decides must be a combatant; a decision or an option
+    /// the ruleset does not know is refused when it is a letter or two off one it knows
+    /// (a misspelling), or always when the ruleset has no script (a script may ask a
+    /// decision, or offer an option, by a name it works out).
+    fn choices(&mut self, entries: &[ChoiceEntry], combatants: &[String]) -> Vec<ScriptedChoice> {
+        let decisions = self.ruleset.known_decisions();
+        let mut options = self.ruleset.known_option_names();
+        options.extend(combatants.iter().cloned());
+        let complete = self.ruleset.scripts.is_empty();
+        let mut choices = Vec::new();
+        for entry in entries {
+            let mut fine = self.known_word(
+                &entry.decision,
+                &decisions,
+                complete,
+                "decision",
+                "affray::scenario::unknown_decision",
+                "asked by the engine, combat.toml, tactics.toml or the scripts",
+            );
+            fine &= self.known_word(
+                &entry.choose,
+                &options,
+                complete,
+                "option",
+                "affray::scenario::unknown_choice",
+                "offered by combat.toml, the tables, the equipment or the scripts",
+            );
+            for who in entry.by.iter().chain(&entry.who) {
+                fine &= self.known_name(
+                    who,
+                    inside(who),
+                    combatants,
+                    "combatant",
+                    "affray::scenario::unknown_combatant",
+                    "of this scenario",
+                );
+            }
+            let shape = match (&entry.by, &entry.who, &entry.round) {
+                (Some(by), Some(_), _) => Some((
+                    inside(by),
+                    "`by` beside `who`",
+                    "write `who` alone: `by` waits at the head of the queue, `who` is matched wherever the decision comes",
+                )),
+                (_, None, Some(round)) => Some((
+                    Span::from(round.span()),
+                    "`round` without `who`",
+                    "give the entry `who = \"NAME\"`: a round is matched only for a named combatant",
+                )),
+                (_, _, Some(round)) if *round.get_ref() == 0 => {
+                    Some((Span::from(round.span()), "round 0", "rounds count from 1"))
+                }
+                _ => None,
+            };
+            if let Some((span, label, help)) = shape {
+                self.problems.push(
+                    ScenarioProblem::ChoiceShape {
+                        src: self.file.named(),
+                        span: span.into(),
+                        label,
+                        help,
+                    }
+                    .into(),
+                );
+                fine = false;
+            }
+            if !fine {
+                continue;
+            }
+            choices.push(ScriptedChoice {
+                decision: Name::new(entry.decision.get_ref()),
+                by: entry.by.as_ref().map(|by| Name::new(by.get_ref())),
+                who: entry.who.as_ref().map(|who| Name::new(who.get_ref())),
+                round: entry.round.as_ref().map(|r| *r.get_ref()),
+                choose: Name::new(entry.choose.get_ref()),
+                span: inside(&entry.choose),
+            });
+        }
+        choices
+    }
+
+    /// A name of a decision or an option: see `choices`.
+    fn known_word(
+        &mut self,
+        name: &Spanned<String>,
+        known: &[String],
+        complete: bool,
+        kind: &'static str,
+        code: &'static str,
+        from: &str,
+    ) -> bool {
+        let value = name.get_ref();
+        if known.contains(value) || !(complete || crate::names::suggest(value, known).is_some()) {
+            return true;
+        }
+        self.known_name(name, inside(name), known, kind, code, from)
+    }
+
     /// Names that must be among `known`; the known ones, in order.
     fn names(
         &mut self,
@@ -487,6 +577,7 @@ impl Check<'_> {
             }
         }
         let mut hit_points = IndexMap::new();
+        let mut everywhere = None;
         for (location, value) in &entry.hit_points {
             let span = key_span(self.file, location);
             // A location with none left is out of the fight before it starts.
@@ -500,6 +591,11 @@ impl Check<'_> {
                     }
                     .into(),
                 );
+                continue;
+            }
+            // `all`: every location not named (the pool, for a ruleset without locations).
+            if location.get_ref() == "all" {
+                everywhere = Some(*value);
                 continue;
             }
             // `total`: one pool of hit points beside the hit locations (systems whose
@@ -517,6 +613,23 @@ impl Check<'_> {
                 hit_points.insert(location.get_ref().clone(), *value);
             }
         }
+        // In the table's order, as if every location were written out; `total` after.
+        if let Some(value) = everywhere {
+            let mut ordered: IndexMap<String, i64> = known
+                .locations
+                .iter()
+                .map(|location| {
+                    (
+                        location.clone(),
+                        *hit_points.get(location).unwrap_or(&value),
+                    )
+                })
+                .collect();
+            for (location, value) in hit_points {
+                ordered.entry(location).or_insert(value);
+            }
+            hit_points = ordered;
+        }
         let options = self.names(
             &entry.options,
             &known.combatant_options,
@@ -530,6 +643,43 @@ impl Check<'_> {
             "modifier",
             "affray::scenario::unknown_modifier",
             "of the ruleset's modifier lists",
+        );
+        let conditions = self.names(
+            &entry.conditions,
+            &self
+                .ruleset
+                .settings
+                .conditions
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>(),
+            "condition",
+            "affray::scenario::unknown_condition",
+            "declared in ruleset.toml ([conditions])",
+        );
+        let mut damage_taken = IndexMap::new();
+        for (location, amount) in &entry.damage_taken {
+            let span = key_span(self.file, location);
+            if location.get_ref() == "total"
+                || self.known_name(
+                    location,
+                    span,
+                    &known.locations,
+                    "hit location",
+                    "affray::scenario::unknown_location",
+                    "of the ruleset's hit location table",
+                )
+            {
+                damage_taken.insert(location.get_ref().clone(), *amount);
+            }
+        }
+        let own_weapons: Vec<String> = entry.weapons.iter().map(|w| w.get_ref().clone()).collect();
+        let dropped = self.names(
+            &entry.dropped,
+            &own_weapons,
+            "weapon",
+            "affray::scenario::unknown_weapon",
+            "of this combatant's `weapons`",
         );
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
@@ -546,6 +696,10 @@ impl Check<'_> {
             modifiers: modifiers.iter().map(Name::from).collect(),
             engaged: entry.engaged.iter().map(|e| e.get_ref().clone()).collect(),
             tactics: self.style(entry.tactics.as_ref()),
+            conditions: conditions.iter().map(Name::from).collect(),
+            actions_spent: entry.actions_spent.unwrap_or(0),
+            damage_taken,
+            dropped: dropped.iter().map(Name::from).collect(),
         };
         if entry.count.is_none() {
             return vec![base];

@@ -217,6 +217,7 @@ mod tests {
         let given = [19, 20, 1, 12].map(|value| GivenDie {
             value,
             origin: String::new(),
+            label: None,
         });
         let mut dice = DiceSource::given(given);
         let rolled = roll_on_table_adjusted(&tables.tables[0], &|_| None, &mut dice, 0).unwrap();

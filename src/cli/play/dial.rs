@@ -88,81 +88,9 @@ impl Known {
     pub fn new(ruleset: &Ruleset, combatants: Vec<String>) -> Self {
         Known {
             combatants,
-            decisions: decisions(ruleset),
+            decisions: ruleset.known_decisions(),
         }
     }
-}
-
-/// The decisions a fight under `ruleset` is known to ask: the engine's own, combat.toml's,
-/// those tactics.toml and its styles answer, those the tactics module answers
-/// (`choose_NAME`), and those its scripts ask by a written name (`fight.choose(who,
-/// "reaction", ...)`). A script may also ask one by a name it works out, which no list
-/// holds.
-fn decisions(ruleset: &Ruleset) -> Vec<String> {
-    let mut found: Vec<String> = [
-        "action",
-        "target",
-        "reaction",
-        "weapon",
-        "location",
-        "redirect_location",
-        "weapon_to_ready",
-    ]
-    .map(String::from)
-    .to_vec();
-    if let Some(combat) = &ruleset.combat {
-        for exchange in &combat.exchanges {
-            found.extend(
-                exchange
-                    .reactions
-                    .iter()
-                    .map(|r| r.withdraw_decision.to_string()),
-            );
-            if let Some(effects) = &exchange.effects {
-                found.push(effects.decision.to_string());
-                found.extend(
-                    effects
-                        .effects
-                        .iter()
-                        .filter_map(|effect| effect.decision.map(|d| d.to_string())),
-                );
-            }
-            if let Some(instead) = &exchange.instead {
-                found.push(instead.decision.to_string());
-            }
-        }
-    }
-    let tactics = &ruleset.tactics;
-    found.extend(tactics.decisions.keys().map(|d| d.to_string()));
-    for style in tactics.styles.values() {
-        found.extend(style.keys().map(|d| d.to_string()));
-    }
-    for script in &ruleset.scripts {
-        found.extend(
-            script
-                .functions
-                .iter()
-                .filter_map(|(name, _)| name.strip_prefix("choose_").map(String::from)),
-        );
-        found.extend(chosen_in(script.file.text()));
-    }
-    found.sort();
-    found.dedup();
-    found
-}
-
-/// The decisions a script's text asks by a written name: `choose(WHO, "NAME"`.
-fn chosen_in(text: &str) -> Vec<String> {
-    text.match_indices("choose(")
-        .filter_map(|(at, call)| {
-            let rest = &text[at + call.len()..];
-            let (_, after) = rest.split_once(',')?;
-            let name = after.trim_start().strip_prefix('"')?;
-            let (name, _) = name.split_once('"')?;
-            let word = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-            word.then(|| name.to_string())
-        })
-        .collect()
 }
 
 impl Dials {

@@ -1,0 +1,146 @@
+//! The decisions a fight under a ruleset is known to ask, and the names its options may
+//! have: what a scenario's scripted choices and the automation dial are checked against.
+
+use super::Ruleset;
+use crate::tables::TableKind;
+
+impl Ruleset {
+    /// The decisions a fight under this ruleset is known to ask: the engine's own,
+    /// combat.toml's, those tactics.toml and its styles answer, those the tactics module
+    /// answers (`choose_NAME`), and those its scripts ask by a written name
+    /// (`fight.choose(who, "reaction", ...)`). A script may also ask one by a name it
+    /// works out, which no list holds. Sorted, without repeats.
+    pub fn known_decisions(&self) -> Vec<String> {
+        let mut found: Vec<String> = [
+            "action",
+            "target",
+            "reaction",
+            "weapon",
+            "location",
+            "redirect_location",
+            "weapon_to_ready",
+        ]
+        .map(String::from)
+        .to_vec();
+        if let Some(combat) = &self.combat {
+            for exchange in &combat.exchanges {
+                found.extend(
+                    exchange
+                        .reactions
+                        .iter()
+                        .map(|r| r.withdraw_decision.to_string()),
+                );
+                if let Some(effects) = &exchange.effects {
+                    found.push(effects.decision.to_string());
+                    found.extend(
+                        effects
+                            .effects
+                            .iter()
+                            .filter_map(|effect| effect.decision.map(|d| d.to_string())),
+                    );
+                }
+                if let Some(instead) = &exchange.instead {
+                    found.push(instead.decision.to_string());
+                }
+            }
+        }
+        let tactics = &self.tactics;
+        found.extend(tactics.decisions.keys().map(|d| d.to_string()));
+        for style in tactics.styles.values() {
+            found.extend(style.keys().map(|d| d.to_string()));
+        }
+        for script in &self.scripts {
+            found.extend(
+                script
+                    .functions
+                    .iter()
+                    .filter_map(|(name, _)| name.strip_prefix("choose_").map(String::from)),
+            );
+            found.extend(chosen_in(script.file.text()));
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    /// The names an option may have, whatever the decision: combat.toml's actions,
+    /// reactions, effects and their cases, hit locations, equipment, the rows of the
+    /// tables, the engine's own (`none`, `damage`, `complete`, `withdraw`, `bare_hands`)
+    /// and every word a script writes between quotes. A scenario adds its combatants
+    /// (a `target`). Sorted, without repeats.
+    pub fn known_option_names(&self) -> Vec<String> {
+        let mut found: Vec<String> = ["none", "damage", "complete", "withdraw", "bare_hands"]
+            .map(String::from)
+            .to_vec();
+        if let Some(combat) = &self.combat {
+            found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
+            for exchange in &combat.exchanges {
+                found.push(exchange.name.to_string());
+                found.extend(exchange.reactions.iter().map(|r| r.name.to_string()));
+                found.extend(exchange.locations.iter().map(|l| l.to_string()));
+                if let Some(effects) = &exchange.effects {
+                    for effect in &effects.effects {
+                        found.push(effect.name.to_string());
+                        found.extend(
+                            effect
+                                .cases
+                                .iter()
+                                .filter_map(|c| c.name.map(|n| n.to_string())),
+                        );
+                    }
+                }
+                if let Some(instead) = &exchange.instead {
+                    found.extend(instead.options.iter().map(|o| o.name.to_string()));
+                }
+            }
+        }
+        for table in &self.tables {
+            match &table.kind {
+                TableKind::Roll(roll) => {
+                    found.extend(roll.rows.iter().map(|r| r.name.value.clone()))
+                }
+                TableKind::Effects(list) => {
+                    found.extend(list.effects.iter().map(|e| e.name.value.clone()));
+                }
+                _ => {}
+            }
+        }
+        let equipment = &self.equipment;
+        found.extend(equipment.weapons.keys().map(|id| id.to_string()));
+        found.extend(equipment.shields.keys().map(|id| id.to_string()));
+        found.extend(equipment.armour.keys().cloned());
+        for script in &self.scripts {
+            found.extend(quoted_words(script.file.text()));
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+}
+
+/// The decisions a script's text asks by a written name: `choose(WHO, "NAME"`.
+fn chosen_in(text: &str) -> Vec<String> {
+    text.match_indices("choose(")
+        .filter_map(|(at, call)| {
+            let rest = &text[at + call.len()..];
+            let (_, after) = rest.split_once(',')?;
+            let name = after.trim_start().strip_prefix('"')?;
+            let (name, _) = name.split_once('"')?;
+            is_word(name).then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// Every word a script's text writes between double quotes (`"strike_weapon"`).
+fn quoted_words(text: &str) -> Vec<String> {
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|inside| is_word(inside))
+        .map(String::from)
+        .collect()
+}
+
+fn is_word(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
