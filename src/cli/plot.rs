@@ -179,10 +179,19 @@ pub fn grouped_bars(
                 }),
         )?;
     }
-    if series
+    let intervals = series
         .iter()
-        .any(|s| s.values.iter().any(|v| v.1.is_some()))
-    {
+        .any(|s| s.values.iter().any(|v| v.1.is_some()));
+    legend(&mut chart, intervals)
+}
+
+/// The legend of a chart in its upper right corner, with a line for the bars of 95%
+/// intervals where the chart draws them.
+fn legend<'a, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    intervals: bool,
+) -> Drawn {
+    if intervals {
         chart
             .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?
             .label("bar: 95% interval")
@@ -458,18 +467,7 @@ pub fn sweep_svg(report: &SweepReport) -> Result<String, String> {
                 )?;
             }
         }
-        chart
-            .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())?
-            .label("bar: 95% interval")
-            .legend(|(x, y)| PathElement::new(vec![(x + 7, y - 7), (x + 7, y + 7)], BLACK));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font((FONT, 13))
-            .draw()?;
-        Ok(())
+        legend(&mut chart, true)
     })
 }
 
