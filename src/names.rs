@@ -82,7 +82,7 @@ impl<V> NameList<V> {
     /// The name's bit among the 64 of `present`, from its text's address (higher bits
     /// folded in, since the lowest often follow the allocator's alignment).
     #[inline]
-    fn bit(name: &Name) -> u64 {
+    pub fn bit(name: &Name) -> u64 {
         let at = name.0.as_ptr() as usize;
         1 << ((at ^ (at >> 6) ^ (at >> 12)) & 63)
     }
@@ -108,6 +108,18 @@ impl<V> NameList<V> {
 
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &V)> {
         self.entries.iter().map(|(n, v)| (n, v))
+    }
+}
+
+impl NameList<i64> {
+    /// Whether none of `names` holds anything but 0; `mask` is their bits
+    /// ([`NameList::bit`] of each, or'd): a list that holds none of them says so at once.
+    #[inline]
+    pub fn none_of(&self, names: &[Name], mask: u64) -> bool {
+        self.present & mask == 0
+            || names
+                .iter()
+                .all(|name| self.get(name).is_none_or(|v| *v == 0))
     }
 }
 

@@ -159,6 +159,14 @@ pub enum Read {
         mask: u64,
         every: bool,
     },
+    /// Whether none of a combatant's values `names` holds anything but 0, read at once:
+    /// `self.value.a == 0 and self.value.b == 0` fused when a combat is specialised.
+    /// `mask` is the names' bits in a value list ([`crate::names::NameList::bit`]).
+    NoValues {
+        who: Who,
+        names: Box<[Name]>,
+        mask: u64,
+    },
     ActionsLeft(Who),
     /// Hit points left, over every location (or the pool).
     HitPoints(Who),
@@ -890,6 +898,7 @@ impl Considers {
                 | Read::Armour(who)
                 | Read::InHand(who)
                 | Read::Number(who)
+                | Read::NoValues { who, .. }
                 | Read::Allies(who)
                 | Read::Engaged(who) => considers.other |= *who != Who::Me,
                 Read::Distance => considers.other = true,
@@ -1115,6 +1124,9 @@ impl<'a> World<'a> {
                 combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
             }
             Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
+            Read::NoValues { who, names, mask } => {
+                combatant(*who).is_none_or(|c| c.values.none_of(names, *mask))
+            }
             Read::Bits {
                 who,
                 of,

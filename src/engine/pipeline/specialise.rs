@@ -7,8 +7,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::expr::{Condition, Known, Knows, Number, Slot};
-use crate::names::Name;
+use crate::expr::{Comparison, Condition, Known, Knows, Number, Slot};
+use crate::names::{Name, NameList};
 
 use super::super::Core;
 use super::super::reads::{BitsOf, Bound, Read, Who, World};
@@ -151,13 +151,19 @@ impl Rewrite<'_> {
     fn condition(&mut self, condition: &mut Condition) {
         *condition = condition.fold(self.knows);
         let reads = &mut *self.reads;
-        condition.visit_lists(&mut |members, all| fuse_bits(members, all, reads));
+        condition.visit_lists(&mut |members, all| {
+            fuse_bits(members, all, reads);
+            fuse_zero_values(members, all, reads);
+        });
     }
 
     fn number(&mut self, number: &mut Number) {
         *number = number.fold(self.knows);
         let reads = &mut *self.reads;
-        number.visit_lists(&mut |members, all| fuse_bits(members, all, reads));
+        number.visit_lists(&mut |members, all| {
+            fuse_bits(members, all, reads);
+            fuse_zero_values(members, all, reads);
+        });
     }
 
     fn some(&mut self, condition: &mut Option<Condition>) {
@@ -243,6 +249,69 @@ fn fuse_bits(members: &mut Vec<Condition>, all: bool, reads: &mut Vec<Read>) {
         } else {
             slot
         });
+        for &i in &group[1..] {
+            fused[i] = None;
+        }
+    }
+    members.extend(fused.into_iter().flatten());
+}
+
+/// Comparisons of one combatant's values with 0 side by side in an `and` list
+/// (`self.value.grappling == 0 and self.value.held_by == 0`) made one read of them
+/// together ([`Read::NoValues`]), in the place of the first: most often the combatant
+/// holds none of them, which a mask of the value list answers at once. As with
+/// [`fuse_bits`], reads change nothing, and a list that may roll a die is left alone.
+fn fuse_zero_values(members: &mut Vec<Condition>, all: bool, reads: &mut Vec<Read>) {
+    if !all || members.len() < 2 || members.iter().any(Condition::rolls) {
+        return;
+    }
+    // A member's value: whose, and which (`VALUE == 0` or `0 == VALUE`).
+    let value = |member: &Condition| {
+        let Condition::Compare(Comparison::Equal, a, b) = member else {
+            return None;
+        };
+        let slot = match (a.as_ref(), b.as_ref()) {
+            (Number::Read(slot), Number::Const(0)) | (Number::Const(0), Number::Read(slot)) => {
+                *slot
+            }
+            _ => return None,
+        };
+        match reads.get(slot.0 as usize)? {
+            Read::Value(who, name) => Some((*who, *name)),
+            _ => None,
+        }
+    };
+    let values: Vec<_> = members.iter().map(value).collect();
+    let mut fused: Vec<Option<Condition>> = members.drain(..).map(Some).collect();
+    for first in 0..values.len() {
+        let Some((who, _)) = values[first] else {
+            continue;
+        };
+        if fused[first].is_none() {
+            continue;
+        }
+        let group: Vec<usize> = (first..values.len())
+            .filter(|&i| fused[i].is_some() && matches!(values[i], Some((w, _)) if w == who))
+            .collect();
+        if group.len() < 2 {
+            continue;
+        }
+        let names: Box<[Name]> = group
+            .iter()
+            .filter_map(|&i| values[i].map(|v| v.1))
+            .collect();
+        let mask = names
+            .iter()
+            .fold(0, |mask, name| mask | NameList::<i64>::bit(name));
+        let read = Read::NoValues { who, names, mask };
+        let slot = match reads.iter().position(|r| *r == read) {
+            Some(at) => at,
+            None => {
+                reads.push(read);
+                reads.len() - 1
+            }
+        };
+        fused[first] = Some(Condition::Read(Slot(slot as u32)));
         for &i in &group[1..] {
             fused[i] = None;
         }
@@ -426,6 +495,52 @@ mod tests {
         let mut members = vec![read(0), not(read(1))];
         fuse_bits(&mut members, true, &mut reads);
         assert_eq!(members, vec![read(0), not(read(1))]);
+    }
+
+    fn is_zero(slot: u32) -> Condition {
+        Condition::Compare(
+            Comparison::Equal,
+            Box::new(Number::Read(Slot(slot))),
+            Box::new(Number::Const(0)),
+        )
+    }
+
+    #[test]
+    fn values_of_one_combatant_compared_with_zero_are_read_at_once() {
+        let (a, b, c) = (Name::new("a"), Name::new("b"), Name::new("c"));
+        let mut reads = vec![
+            Read::Value(Who::Me, a),
+            Read::Value(Who::Other, b),
+            Read::Value(Who::Me, c),
+            condition(Who::Me, 1),
+        ];
+        // `self.value.a == 0 and other.value.b == 0 and self.c and 0 == self.value.c`:
+        // the two of `self` fused where the first was.
+        let zero_c = Condition::Compare(
+            Comparison::Equal,
+            Box::new(Number::Const(0)),
+            Box::new(Number::Read(Slot(2))),
+        );
+        let mut members = vec![is_zero(0), is_zero(1), read(3), zero_c];
+        fuse_zero_values(&mut members, true, &mut reads);
+        assert_eq!(members, vec![read(4), is_zero(1), read(3)]);
+        let Read::NoValues { who, names, mask } = &reads[4] else {
+            panic!("a fused read: {:?}", reads[4]);
+        };
+        assert_eq!((*who, &names[..]), (Who::Me, &[a, c][..]));
+        assert_eq!(*mask, NameList::<i64>::bit(&a) | NameList::<i64>::bit(&c));
+        // What the fused read answers: none set, one set to 0, one set to 3.
+        let mut values = NameList::default();
+        assert!(values.none_of(names, *mask));
+        values.insert(c, 0);
+        assert!(values.none_of(names, *mask));
+        values.insert(a, 3);
+        assert!(!values.none_of(names, *mask));
+        // In an `or` list they stay apart.
+        let list = vec![is_zero(0), is_zero(2)];
+        let mut members = list.clone();
+        fuse_zero_values(&mut members, false, &mut reads);
+        assert_eq!(members, list);
     }
 
     #[test]
