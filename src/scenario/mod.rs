@@ -16,7 +16,7 @@ pub use problem::{ScenarioProblem, UnusedChoice};
 
 use crate::dice::DiceExpr;
 use crate::names::{Name, NameMap};
-use crate::ruleset::{self, Problems, Ruleset, RulesetProblem};
+use crate::ruleset::{self, Part, Problems, Ruleset, RulesetProblem, UnknownName};
 use crate::source::SourceFile;
 
 /// A checked scenario.
@@ -167,6 +167,70 @@ fn ruleset_home(scenario: &Path) -> PathBuf {
 
 /// Check every scenario in `<ruleset>/scenarios/` against an already loaded ruleset.
 pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
+    check_all_within(ruleset, dir, &[])
+}
+
+/// Check every scenario in `<ruleset>/scenarios/` against a ruleset that may have
+/// loaded only in part: a name of an `incomplete` part is not checked (it would be
+/// reported unknown for the part's sake), and one warning says which were not.
+pub fn check_all_within(ruleset: &Ruleset, dir: &Path, incomplete: &[Part]) -> (usize, Problems) {
+    let (count, mut problems) = check_each(ruleset, dir);
+    let unchecked = |report: &miette::Report| {
+        report.downcast_ref::<UnknownName>().is_some_and(|unknown| {
+            incomplete
+                .iter()
+                .any(|part| part.scenario_codes().contains(&unknown.code))
+        })
+    };
+    problems.retain(|report| !unchecked(report));
+    if count > 0 && !incomplete.is_empty() {
+        let mut names: Vec<&str> = Vec::new();
+        for part in incomplete {
+            for &name in part.names() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        let files: Vec<&str> = incomplete.iter().map(|part| part.files()).collect();
+        problems.push(
+            ScenarioProblem::NotChecked {
+                names: and_list(&names),
+                files: and_list(&files),
+            }
+            .into(),
+        );
+    }
+    (count, problems)
+}
+
+/// `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The scenarios of `<ruleset>/scenarios/` that could not be checked at all, as a
+/// warning: the ruleset did not load far enough (its ruleset.toml).
+pub fn not_checked(dir: &Path) -> Option<miette::Report> {
+    let has_scenarios = std::fs::read_dir(dir.join("scenarios")).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| e.path().extension().is_some_and(|e| e == "toml"))
+    });
+    has_scenarios.then(|| {
+        ScenarioProblem::NotChecked {
+            names: "names".into(),
+            files: "ruleset.toml".into(),
+        }
+        .into()
+    })
+}
+
+fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
     let mut problems = Problems::new();
     let Ok(entries) = std::fs::read_dir(dir.join("scenarios")) else {
         return (0, problems);
