@@ -133,14 +133,7 @@ pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenari
     let file = ruleset::read_source(path).map_err(|error| vec![error])?;
     let decoded = resolve::decode(&file)?;
     let named = decoded.ruleset.get_ref().clone();
-    let (dir, by_location) = match ruleset_dir {
-        Some(dir) => (dir.to_path_buf(), false),
-        None if named.contains('/') || named.starts_with('.') => {
-            (path.parent().unwrap_or(Path::new(".")).join(&named), false)
-        }
-        // rulesets/<name>/scenarios/<file>.toml: the ruleset is two folders up.
-        None => (ruleset_home(path), true),
-    };
+    let (dir, by_location) = dir_of(path, &named, ruleset_dir);
     let ruleset = ruleset::load(&dir)?;
     if by_location && ruleset.settings.name != named {
         return Err(vec![
@@ -174,7 +167,13 @@ pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
 /// loaded only in part: a name of an `incomplete` part is not checked (it would be
 /// reported unknown for the part's sake), and one warning says which were not.
 pub fn check_all_within(ruleset: &Ruleset, dir: &Path, incomplete: &[Part]) -> (usize, Problems) {
-    let (count, mut problems) = check_each(ruleset, dir);
+    let (count, problems) = check_each(ruleset, dir);
+    (count, within(problems, count, incomplete))
+}
+
+/// Scenario problems less those an `incomplete` part may account for, and one warning
+/// naming what was not checked.
+fn within(mut problems: Problems, count: usize, incomplete: &[Part]) -> Problems {
     let unchecked = |report: &miette::Report| {
         report.downcast_ref::<UnknownName>().is_some_and(|unknown| {
             incomplete
@@ -201,7 +200,61 @@ pub fn check_all_within(ruleset: &Ruleset, dir: &Path, incomplete: &[Part]) -> (
             .into(),
         );
     }
-    (count, problems)
+    problems
+}
+
+/// `affray check scenario.toml`: the scenario's ruleset (as `fight` finds it) as far as
+/// it loads, then the scenario against it. The ruleset, when `ruleset.toml` loaded.
+pub fn check_file(path: &Path) -> (Option<Ruleset>, Problems) {
+    let file = match ruleset::read_source(path) {
+        Ok(file) => file,
+        Err(error) => return (None, vec![error]),
+    };
+    let decoded = match resolve::decode(&file) {
+        Ok(decoded) => decoded,
+        Err(problems) => return (None, problems),
+    };
+    let (dir, _) = dir_of(path, decoded.ruleset.get_ref(), None);
+    let loaded = ruleset::load_all(&dir);
+    let mut problems = loaded.problems;
+    let Some(ruleset) = loaded.ruleset else {
+        problems.push(
+            ScenarioProblem::NotChecked {
+                names: "names".into(),
+                files: "ruleset.toml".into(),
+            }
+            .into(),
+        );
+        return (None, problems);
+    };
+    let found = check_decoded(&ruleset, &file, decoded);
+    problems.extend(within(found, 1, &loaded.incomplete));
+    (Some(ruleset), problems)
+}
+
+/// The ruleset folder a scenario names, and whether it was found by where the file lies
+/// (then its name must be the ruleset's).
+fn dir_of(path: &Path, named: &str, given: Option<&Path>) -> (PathBuf, bool) {
+    match given {
+        Some(dir) => (dir.to_path_buf(), false),
+        None if named.contains('/') || named.starts_with('.') => {
+            (path.parent().unwrap_or(Path::new(".")).join(named), false)
+        }
+        // rulesets/<name>/scenarios/<file>.toml: the ruleset is two folders up.
+        None => (ruleset_home(path), true),
+    }
+}
+
+/// One decoded scenario against a loaded ruleset.
+fn check_decoded(ruleset: &Ruleset, file: &SourceFile, decoded: file::ScenarioFile) -> Problems {
+    let named = decoded.ruleset.get_ref();
+    let is_path = named.contains('/') || named.starts_with('.');
+    if !is_path && *named != ruleset.settings.name {
+        return vec![ScenarioProblem::wrong_ruleset(file, &decoded.ruleset, ruleset).into()];
+    }
+    resolve::resolve(file, decoded, ruleset)
+        .err()
+        .unwrap_or_default()
 }
 
 /// `a, b and c`.
@@ -261,18 +314,9 @@ fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
             }
         };
         let file = SourceFile::new(shown, text);
-        let result = resolve::decode(&file).and_then(|decoded| {
-            let named = decoded.ruleset.get_ref();
-            let is_path = named.contains('/') || named.starts_with('.');
-            if !is_path && *named != ruleset.settings.name {
-                return Err(vec![
-                    ScenarioProblem::wrong_ruleset(&file, &decoded.ruleset, ruleset).into(),
-                ]);
-            }
-            resolve::resolve(&file, decoded, ruleset)
-        });
-        if let Err(found) = result {
-            problems.extend(found);
+        match resolve::decode(&file) {
+            Ok(decoded) => problems.extend(check_decoded(ruleset, &file, decoded)),
+            Err(found) => problems.extend(found),
         }
     }
     (paths.len(), problems)
