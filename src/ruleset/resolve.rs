@@ -18,7 +18,7 @@ use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
 use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
-use crate::script::{Hooks, Script, compile_script};
+use crate::script::{Hooks, Script, compile_script, module_calls};
 use crate::source::{SourceFile, Span, Spanned, excerpt};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
@@ -93,6 +93,15 @@ pub(super) fn resolve(
                 .ok()
         })
         .collect();
+
+    let modules: Vec<&str> = inputs.scripts.iter().map(|(m, _)| m.as_str()).collect();
+    for script in &scripts {
+        problems.extend(
+            module_calls(&script.file, &modules)
+                .into_iter()
+                .map(Into::into),
+        );
+    }
 
     let (settings, settings_file) = settings?;
     let mut incomplete = Vec::new();
