@@ -101,6 +101,25 @@ fn check_of_one_scenario_checks_it_and_its_ruleset() {
 }
 
 #[test]
+fn check_fights_each_scenario_unless_told_not_to() {
+    let fixture = "tests/fixtures/broken/script_fails_in_a_fight";
+    let output = affray(&["check", fixture]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("affray::check::fight"), "{stderr}");
+    assert!(stderr.contains("scripts/tactics.rhai:4:14"), "{stderr}");
+
+    let output = affray(&["check", "--no-fights", fixture]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let scenario = format!("{fixture}/scenarios/duel.toml");
+    assert_eq!(affray(&["check", &scenario]).status.code(), Some(1));
+    assert_eq!(
+        affray(&["check", "--no-fights", &scenario]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
 fn a_missing_directory_exits_1() {
     let output = affray(&["check", "tests/fixtures/broken/no_such_ruleset"]);
     assert_eq!(output.status.code(), Some(1));

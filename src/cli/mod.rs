@@ -98,6 +98,9 @@ enum Command {
     Check {
         /// The ruleset directory (the one holding ruleset.toml), or a scenario file.
         ruleset: PathBuf,
+        /// Do not fight each scenario (seeds 1, 2 and 3, log off) after checking it.
+        #[arg(long)]
+        no_fights: bool,
     },
     /// Roll on a roll table of a ruleset and show the row, what it means, and any rerolls.
     #[command(
@@ -394,7 +397,7 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Check { ruleset } => check::run(&ruleset),
+        Command::Check { ruleset, no_fights } => check::run(&ruleset, !no_fights),
         Command::Roll {
             ruleset,
             table,

@@ -160,15 +160,21 @@ fn ruleset_home(scenario: &Path) -> PathBuf {
 
 /// Check every scenario in `<ruleset>/scenarios/` against an already loaded ruleset.
 pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
-    check_all_within(ruleset, dir, &[])
+    let (count, _, problems) = check_all_within(ruleset, dir, &[]);
+    (count, problems)
 }
 
 /// Check every scenario in `<ruleset>/scenarios/` against a ruleset that may have
 /// loaded only in part: a name of an `incomplete` part is not checked (it would be
 /// reported unknown for the part's sake), and one warning says which were not.
-pub fn check_all_within(ruleset: &Ruleset, dir: &Path, incomplete: &[Part]) -> (usize, Problems) {
-    let (count, problems) = check_each(ruleset, dir);
-    (count, within(problems, count, incomplete))
+/// The scenarios that are sound come back with the count and the problems.
+pub fn check_all_within(
+    ruleset: &Ruleset,
+    dir: &Path,
+    incomplete: &[Part],
+) -> (usize, Vec<Scenario>, Problems) {
+    let (count, scenarios, problems) = check_each(ruleset, dir);
+    (count, scenarios, within(problems, count, incomplete))
 }
 
 /// Scenario problems less those an `incomplete` part may account for, and one warning
@@ -205,14 +211,14 @@ fn within(mut problems: Problems, count: usize, incomplete: &[Part]) -> Problems
 
 /// `affray check scenario.toml`: the scenario's ruleset (as `fight` finds it) as far as
 /// it loads, then the scenario against it. The ruleset, when `ruleset.toml` loaded.
-pub fn check_file(path: &Path) -> (Option<Ruleset>, Problems) {
+pub fn check_file(path: &Path) -> (Option<Ruleset>, Option<Scenario>, Problems) {
     let file = match ruleset::read_source(path) {
         Ok(file) => file,
-        Err(error) => return (None, vec![error]),
+        Err(error) => return (None, None, vec![error]),
     };
     let decoded = match resolve::decode(&file) {
         Ok(decoded) => decoded,
-        Err(problems) => return (None, problems),
+        Err(problems) => return (None, None, problems),
     };
     let (dir, _) = dir_of(path, decoded.ruleset.get_ref(), None);
     let loaded = ruleset::load_all(&dir);
@@ -225,11 +231,14 @@ pub fn check_file(path: &Path) -> (Option<Ruleset>, Problems) {
             }
             .into(),
         );
-        return (None, problems);
+        return (None, None, problems);
     };
-    let found = check_decoded(&ruleset, &file, decoded);
+    let (scenario, found) = match check_decoded(&ruleset, &file, decoded) {
+        Ok(scenario) => (Some(scenario), Vec::new()),
+        Err(found) => (None, found),
+    };
     problems.extend(within(found, 1, &loaded.incomplete));
-    (Some(ruleset), problems)
+    (Some(ruleset), scenario, problems)
 }
 
 /// The ruleset folder a scenario names, and whether it was found by where the file lies
@@ -246,15 +255,19 @@ fn dir_of(path: &Path, named: &str, given: Option<&Path>) -> (PathBuf, bool) {
 }
 
 /// One decoded scenario against a loaded ruleset.
-fn check_decoded(ruleset: &Ruleset, file: &SourceFile, decoded: file::ScenarioFile) -> Problems {
+fn check_decoded(
+    ruleset: &Ruleset,
+    file: &SourceFile,
+    decoded: file::ScenarioFile,
+) -> Result<Scenario, Problems> {
     let named = decoded.ruleset.get_ref();
     let is_path = named.contains('/') || named.starts_with('.');
     if !is_path && *named != ruleset.settings.name {
-        return vec![ScenarioProblem::wrong_ruleset(file, &decoded.ruleset, ruleset).into()];
+        return Err(vec![
+            ScenarioProblem::wrong_ruleset(file, &decoded.ruleset, ruleset).into(),
+        ]);
     }
     resolve::resolve(file, decoded, ruleset)
-        .err()
-        .unwrap_or_default()
 }
 
 /// `a, b and c`.
@@ -283,10 +296,11 @@ pub fn not_checked(dir: &Path) -> Option<miette::Report> {
     })
 }
 
-fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
+fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Vec<Scenario>, Problems) {
     let mut problems = Problems::new();
+    let mut scenarios = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir.join("scenarios")) else {
-        return (0, problems);
+        return (0, scenarios, problems);
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -315,9 +329,12 @@ fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
         };
         let file = SourceFile::new(shown, text);
         match resolve::decode(&file) {
-            Ok(decoded) => problems.extend(check_decoded(ruleset, &file, decoded)),
+            Ok(decoded) => match check_decoded(ruleset, &file, decoded) {
+                Ok(scenario) => scenarios.push(scenario),
+                Err(found) => problems.extend(found),
+            },
             Err(found) => problems.extend(found),
         }
     }
-    (paths.len(), problems)
+    (paths.len(), scenarios, problems)
 }
