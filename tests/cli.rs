@@ -66,6 +66,60 @@ fn a_broken_ruleset_exits_1_with_its_problem_on_stderr() {
 }
 
 #[test]
+fn check_of_one_scenario_checks_it_and_its_ruleset() {
+    let output = affray(&[
+        "check",
+        "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.starts_with(
+            "rulesets/legend/scenarios/sword_and_shield_duel.toml is valid; rulesets/legend: Legend is valid:"
+        ),
+        "{stdout}"
+    );
+    let help = text(&affray(&["check", "--help"]).stdout);
+    assert!(
+        help.contains("affray check rulesets/legend/scenarios/sword_and_shield_duel.toml"),
+        "{help}"
+    );
+
+    // The scenario's problem and its ruleset's, in one run.
+    let output = affray(&[
+        "check",
+        "tests/fixtures/broken/table_and_scenario_broken/scenarios/duel.toml",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("affray::table::range_gap"), "{stderr}");
+    assert!(
+        stderr.contains("affray::scenario::unknown_weapon"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 problems found"), "{stderr}");
+}
+
+#[test]
+fn check_fights_each_scenario_unless_told_not_to() {
+    let fixture = "tests/fixtures/broken/script_fails_in_a_fight";
+    let output = affray(&["check", fixture]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("affray::check::fight"), "{stderr}");
+    assert!(stderr.contains("scripts/tactics.rhai:4:14"), "{stderr}");
+
+    let output = affray(&["check", "--no-fights", fixture]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let scenario = format!("{fixture}/scenarios/duel.toml");
+    assert_eq!(affray(&["check", &scenario]).status.code(), Some(1));
+    assert_eq!(
+        affray(&["check", "--no-fights", &scenario]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
 fn a_missing_directory_exits_1() {
     let output = affray(&["check", "tests/fixtures/broken/no_such_ruleset"]);
     assert_eq!(output.status.code(), Some(1));

@@ -524,7 +524,9 @@ fn check_reports_a_wrong_bare_hands_weapon_a_misspelt_drop_a_round_rule_and_a_le
     assert!(report.contains("shield"), "{report}");
     assert!(report.contains("proen"), "{report}");
     assert!(report.contains("unknown level list `d10`"), "{report}");
-    assert!(report.contains("4 problems found"), "{report}");
+    // And the warning that the scenario's decisions went unchecked, combat.toml being broken.
+    assert!(report.contains("affray::scenario::not_checked"), "{report}");
+    assert!(report.contains("5 problems found"), "{report}");
 }
 
 #[test]

@@ -25,6 +25,8 @@ const EXAMPLES: &str = "\
 Examples:
   affray check rulesets/legend
       Check every file of the Legend ruleset and list every problem.
+  affray check rulesets/legend/scenarios/sword_and_shield_duel.toml
+      Check one scenario and its ruleset.
   affray roll rulesets/legend close_combat_fumble --seed 7
       Roll once on the Close Combat Fumble table; the same seed gives the same roll.
   affray roll rulesets/legend humanoid_hit_location --times 5
@@ -85,14 +87,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Check a ruleset directory: every table, script, formula and equipment entry.
+    /// Check a ruleset directory: every table, script, formula and equipment entry, and
+    /// every scenario of its scenarios/; or one scenario file and its ruleset.
     ///
     /// Prints every problem at once, with file, line and column, and exits 1 if there is
     /// any; otherwise prints a one-line summary and exits 0.
-    #[command(after_help = "Example:\n  affray check rulesets/legend")]
+    #[command(
+        after_help = "Examples:\n  affray check rulesets/legend\n  affray check rulesets/legend/scenarios/sword_and_shield_duel.toml"
+    )]
     Check {
-        /// The ruleset directory (the one holding ruleset.toml).
+        /// The ruleset directory (the one holding ruleset.toml), or a scenario file.
         ruleset: PathBuf,
+        /// Do not fight each scenario (seeds 1, 2 and 3, log off) after checking it.
+        #[arg(long)]
+        no_fights: bool,
     },
     /// Roll on a roll table of a ruleset and show the row, what it means, and any rerolls.
     #[command(
@@ -389,7 +397,7 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Check { ruleset } => check::run(&ruleset),
+        Command::Check { ruleset, no_fights } => check::run(&ruleset, !no_fights),
         Command::Roll {
             ruleset,
             table,

@@ -23,6 +23,7 @@ pub use crate::names::suggest;
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
 pub use formula::Formula;
 pub use problem::{RulesetProblem, UnknownName};
+
 pub use settings::{Settings, StatisticKind};
 
 use crate::engine::tactics::WrittenRule;
@@ -249,6 +250,90 @@ pub fn read_source(path: &Path) -> Result<SourceFile, miette::Report> {
 
 /// Load and check the ruleset in `dir`.
 pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
+    let loaded = load_all(dir);
+    match loaded.ruleset {
+        Some(ruleset) if loaded.problems.is_empty() => Ok(ruleset),
+        _ => Err(loaded.problems),
+    }
+}
+
+/// A part of a ruleset that may fail to load whole, while the rest loads: what the names
+/// a scenario gives are checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// A table file did not parse: its tables (hit locations, modifiers) are missing.
+    Tables,
+    /// A script did not compile: its functions (`choose_NAME`) are missing.
+    Scripts,
+    Equipment,
+    /// `tactics.toml` or a style of `tactics/`.
+    Tactics,
+    Combat,
+}
+
+impl Part {
+    /// The files of this part, as a sentence names them.
+    pub fn files(self) -> &'static str {
+        match self {
+            Part::Tables => "a table file",
+            Part::Scripts => "a script",
+            Part::Equipment => "equipment.toml",
+            Part::Tactics => "the tactics lists",
+            Part::Combat => "combat.toml",
+        }
+    }
+
+    /// What a scenario names of this part, for a sentence.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Part::Tables => &["hit locations", "modifiers", "choices"],
+            Part::Scripts | Part::Combat => &["decisions", "choices"],
+            Part::Equipment => &["weapons", "armour"],
+            Part::Tactics => &["tactics styles", "decisions", "choices"],
+        }
+    }
+
+    /// The codes of the scenario problems that may come of this part being incomplete
+    /// rather than of the scenario.
+    pub fn scenario_codes(self) -> &'static [&'static str] {
+        match self {
+            Part::Tables => &[
+                "affray::scenario::unknown_location",
+                "affray::scenario::unknown_modifier",
+                "affray::scenario::unknown_choice",
+            ],
+            Part::Scripts | Part::Combat => &[
+                "affray::scenario::unknown_decision",
+                "affray::scenario::unknown_choice",
+            ],
+            Part::Equipment => &[
+                "affray::scenario::unknown_weapon",
+                "affray::scenario::unknown_armour",
+            ],
+            Part::Tactics => &[
+                "affray::scenario::unknown_tactics",
+                "affray::scenario::unknown_decision",
+                "affray::scenario::unknown_choice",
+            ],
+        }
+    }
+}
+
+/// A ruleset loaded as far as it would, for `check`: every problem, and the model when
+/// `ruleset.toml` could be read, with the parts that did not load whole.
+pub struct Loaded {
+    pub ruleset: Option<Ruleset>,
+    pub problems: Problems,
+    pub incomplete: Vec<Part>,
+}
+
+/// Load the ruleset in `dir` as far as it goes, problems or not.
+pub fn load_all(dir: &Path) -> Loaded {
+    let loaded = |problems| Loaded {
+        ruleset: None,
+        problems,
+        incomplete: Vec::new(),
+    };
     let shown = dir.display().to_string();
     let shown = shown.trim_end_matches('/').to_string();
     let settings_path = dir.join("ruleset.toml");
@@ -258,7 +343,7 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
         } else {
             "no such directory"
         };
-        return Err(vec![
+        return loaded(vec![
             RulesetProblem::NotARuleset {
                 dir: shown,
                 reason: reason.into(),
@@ -338,14 +423,14 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
     };
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
     match (resolved, settings_file) {
-        (Some(resolved), Some(settings_file)) if problems.is_empty() => {
+        (Some(resolved), Some(settings_file)) => {
             let table_index = resolved
                 .tables
                 .iter()
                 .enumerate()
                 .map(|(index, table)| (table.name.value.clone(), index))
                 .collect();
-            Ok(Ruleset {
+            let ruleset = Ruleset {
                 dir: shown,
                 settings: resolved.settings,
                 tables: resolved.tables,
@@ -363,9 +448,14 @@ pub fn load(dir: &Path) -> Result<Ruleset, Problems> {
                 settings_file,
                 equipment_file,
                 engine: Arc::new(engine),
-            })
+            };
+            Loaded {
+                ruleset: Some(ruleset),
+                problems,
+                incomplete: resolved.incomplete,
+            }
         }
-        _ => Err(problems),
+        _ => loaded(problems),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
 use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
-use crate::script::{Hooks, Script, compile_script};
+use crate::script::{Hooks, Script, compile_script, module_calls};
 use crate::source::{SourceFile, Span, Spanned, excerpt};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
@@ -43,6 +43,8 @@ pub(super) struct Resolved {
     pub equipment: Equipment,
     pub tactics: Tactics,
     pub combat: Option<Combat>,
+    /// The parts that did not load whole: names a scenario gives of them are not checked.
+    pub incomplete: Vec<super::Part>,
 }
 
 /// Everything that could be read, checked; `None` when ruleset.toml itself is unusable.
@@ -92,15 +94,35 @@ pub(super) fn resolve(
         })
         .collect();
 
+    let modules: Vec<&str> = inputs.scripts.iter().map(|(m, _)| m.as_str()).collect();
+    for script in &scripts {
+        problems.extend(
+            module_calls(&script.file, &modules)
+                .into_iter()
+                .map(Into::into),
+        );
+    }
+
     let (settings, settings_file) = settings?;
+    let mut incomplete = Vec::new();
+    if table_files_failed {
+        incomplete.push(super::Part::Tables);
+    }
+    if scripts.len() < inputs.scripts.len() {
+        incomplete.push(super::Part::Scripts);
+    }
     check_max_rounds(&settings, settings_file, problems);
     let formulas = compile_formulas(&settings, settings_file, problems);
+    let before = problems.len();
     let equipment = match inputs.equipment {
         Some(file) => decode::<EquipmentFile>(file, problems)
             .map(|decoded| resolve_equipment(&decoded, &settings, file, problems))
             .unwrap_or_default(),
         None => Equipment::default(),
     };
+    if problems.len() > before {
+        incomplete.push(super::Part::Equipment);
+    }
     let mut vocabulary = vocabulary(&settings);
     vocabulary.modifiers = tables
         .iter()
@@ -120,6 +142,7 @@ pub(super) fn resolve(
             _ => Vec::new(),
         })
         .unwrap_or_default();
+    let before = problems.len();
     let mut lists = |file: &SourceFile| {
         decode::<TacticsFile>(file, problems)
             .map(|decoded| compile_lists(&decoded, &vocabulary, file, problems))
@@ -134,6 +157,9 @@ pub(super) fn resolve(
             .collect(),
         vocabulary: vocabulary.clone(),
     };
+    if problems.len() > before {
+        incomplete.push(super::Part::Tactics);
+    }
 
     let names = Names {
         settings: &settings,
@@ -163,6 +189,7 @@ pub(super) fn resolve(
     // combat.toml names the tables' modifiers, effects and levels: while a table file
     // does not parse, every name of it would be reported unknown again, so combat.toml
     // is checked once the tables read.
+    let before = problems.len();
     let decoded_combat = inputs
         .combat
         .filter(|_| !table_files_failed)
@@ -176,6 +203,9 @@ pub(super) fn resolve(
         let weapons: Vec<String> = equipment.weapons.keys().map(|id| id.to_string()).collect();
         compile_combat(&decoded, &vocabulary, &names, &weapons, file, problems)
     });
+    if inputs.combat.is_some() && (combat.is_none() || problems.len() > before) {
+        incomplete.push(super::Part::Combat);
+    }
     // A step is said once: by combat.toml or by a hook. A `choices` hook may offer the
     // actions that combat.toml does (and `act` those it does not).
     let offered_by_hook = settings.hooks.contains_key("choices");
@@ -210,6 +240,7 @@ pub(super) fn resolve(
         equipment,
         tactics,
         combat,
+        incomplete,
     })
 }
 

@@ -16,7 +16,7 @@ pub use problem::{ScenarioProblem, UnusedChoice};
 
 use crate::dice::DiceExpr;
 use crate::names::{Name, NameMap};
-use crate::ruleset::{self, Problems, Ruleset, RulesetProblem};
+use crate::ruleset::{self, Part, Problems, Ruleset, RulesetProblem, UnknownName};
 use crate::source::SourceFile;
 
 /// A checked scenario.
@@ -133,14 +133,7 @@ pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenari
     let file = ruleset::read_source(path).map_err(|error| vec![error])?;
     let decoded = resolve::decode(&file)?;
     let named = decoded.ruleset.get_ref().clone();
-    let (dir, by_location) = match ruleset_dir {
-        Some(dir) => (dir.to_path_buf(), false),
-        None if named.contains('/') || named.starts_with('.') => {
-            (path.parent().unwrap_or(Path::new(".")).join(&named), false)
-        }
-        // rulesets/<name>/scenarios/<file>.toml: the ruleset is two folders up.
-        None => (ruleset_home(path), true),
-    };
+    let (dir, by_location) = dir_of(path, &named, ruleset_dir);
     let ruleset = ruleset::load(&dir)?;
     if by_location && ruleset.settings.name != named {
         return Err(vec![
@@ -167,9 +160,147 @@ fn ruleset_home(scenario: &Path) -> PathBuf {
 
 /// Check every scenario in `<ruleset>/scenarios/` against an already loaded ruleset.
 pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
+    let (count, _, problems) = check_all_within(ruleset, dir, &[]);
+    (count, problems)
+}
+
+/// Check every scenario in `<ruleset>/scenarios/` against a ruleset that may have
+/// loaded only in part: a name of an `incomplete` part is not checked (it would be
+/// reported unknown for the part's sake), and one warning says which were not.
+/// The scenarios that are sound come back with the count and the problems.
+pub fn check_all_within(
+    ruleset: &Ruleset,
+    dir: &Path,
+    incomplete: &[Part],
+) -> (usize, Vec<Scenario>, Problems) {
+    let (count, scenarios, problems) = check_each(ruleset, dir);
+    (count, scenarios, within(problems, count, incomplete))
+}
+
+/// Scenario problems less those an `incomplete` part may account for, and one warning
+/// naming what was not checked.
+fn within(mut problems: Problems, count: usize, incomplete: &[Part]) -> Problems {
+    let unchecked = |report: &miette::Report| {
+        report.downcast_ref::<UnknownName>().is_some_and(|unknown| {
+            incomplete
+                .iter()
+                .any(|part| part.scenario_codes().contains(&unknown.code))
+        })
+    };
+    problems.retain(|report| !unchecked(report));
+    if count > 0 && !incomplete.is_empty() {
+        let mut names: Vec<&str> = Vec::new();
+        for part in incomplete {
+            for &name in part.names() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        let files: Vec<&str> = incomplete.iter().map(|part| part.files()).collect();
+        problems.push(
+            ScenarioProblem::NotChecked {
+                names: and_list(&names),
+                files: and_list(&files),
+            }
+            .into(),
+        );
+    }
+    problems
+}
+
+/// `affray check scenario.toml`: the scenario's ruleset (as `fight` finds it) as far as
+/// it loads, then the scenario against it. The ruleset, when `ruleset.toml` loaded.
+pub fn check_file(path: &Path) -> (Option<Ruleset>, Option<Scenario>, Problems) {
+    let file = match ruleset::read_source(path) {
+        Ok(file) => file,
+        Err(error) => return (None, None, vec![error]),
+    };
+    let decoded = match resolve::decode(&file) {
+        Ok(decoded) => decoded,
+        Err(problems) => return (None, None, problems),
+    };
+    let (dir, _) = dir_of(path, decoded.ruleset.get_ref(), None);
+    let loaded = ruleset::load_all(&dir);
+    let mut problems = loaded.problems;
+    let Some(ruleset) = loaded.ruleset else {
+        problems.push(
+            ScenarioProblem::NotChecked {
+                names: "names".into(),
+                files: "ruleset.toml".into(),
+            }
+            .into(),
+        );
+        return (None, None, problems);
+    };
+    let (scenario, found) = match check_decoded(&ruleset, &file, decoded) {
+        Ok(scenario) => (Some(scenario), Vec::new()),
+        Err(found) => (None, found),
+    };
+    problems.extend(within(found, 1, &loaded.incomplete));
+    (Some(ruleset), scenario, problems)
+}
+
+/// The ruleset folder a scenario names, and whether it was found by where the file lies
+/// (then its name must be the ruleset's).
+fn dir_of(path: &Path, named: &str, given: Option<&Path>) -> (PathBuf, bool) {
+    match given {
+        Some(dir) => (dir.to_path_buf(), false),
+        None if named.contains('/') || named.starts_with('.') => {
+            (path.parent().unwrap_or(Path::new(".")).join(named), false)
+        }
+        // rulesets/<name>/scenarios/<file>.toml: the ruleset is two folders up.
+        None => (ruleset_home(path), true),
+    }
+}
+
+/// One decoded scenario against a loaded ruleset.
+fn check_decoded(
+    ruleset: &Ruleset,
+    file: &SourceFile,
+    decoded: file::ScenarioFile,
+) -> Result<Scenario, Problems> {
+    let named = decoded.ruleset.get_ref();
+    let is_path = named.contains('/') || named.starts_with('.');
+    if !is_path && *named != ruleset.settings.name {
+        return Err(vec![
+            ScenarioProblem::wrong_ruleset(file, &decoded.ruleset, ruleset).into(),
+        ]);
+    }
+    resolve::resolve(file, decoded, ruleset)
+}
+
+/// `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The scenarios of `<ruleset>/scenarios/` that could not be checked at all, as a
+/// warning: the ruleset did not load far enough (its ruleset.toml).
+pub fn not_checked(dir: &Path) -> Option<miette::Report> {
+    let has_scenarios = std::fs::read_dir(dir.join("scenarios")).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| e.path().extension().is_some_and(|e| e == "toml"))
+    });
+    has_scenarios.then(|| {
+        ScenarioProblem::NotChecked {
+            names: "names".into(),
+            files: "ruleset.toml".into(),
+        }
+        .into()
+    })
+}
+
+fn check_each(ruleset: &Ruleset, dir: &Path) -> (usize, Vec<Scenario>, Problems) {
     let mut problems = Problems::new();
+    let mut scenarios = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir.join("scenarios")) else {
-        return (0, problems);
+        return (0, scenarios, problems);
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -197,19 +328,13 @@ pub fn check_all(ruleset: &Ruleset, dir: &Path) -> (usize, Problems) {
             }
         };
         let file = SourceFile::new(shown, text);
-        let result = resolve::decode(&file).and_then(|decoded| {
-            let named = decoded.ruleset.get_ref();
-            let is_path = named.contains('/') || named.starts_with('.');
-            if !is_path && *named != ruleset.settings.name {
-                return Err(vec![
-                    ScenarioProblem::wrong_ruleset(&file, &decoded.ruleset, ruleset).into(),
-                ]);
-            }
-            resolve::resolve(&file, decoded, ruleset)
-        });
-        if let Err(found) = result {
-            problems.extend(found);
+        match resolve::decode(&file) {
+            Ok(decoded) => match check_decoded(ruleset, &file, decoded) {
+                Ok(scenario) => scenarios.push(scenario),
+                Err(found) => problems.extend(found),
+            },
+            Err(found) => problems.extend(found),
         }
     }
-    (paths.len(), problems)
+    (paths.len(), scenarios, problems)
 }

@@ -135,6 +135,15 @@ pub enum ScenarioProblem {
         what: &'static str,
         expected: String,
     },
+
+    /// equipment.toml does not decode: the weapons a scenario names cannot be checked.
+    #[error("the {names} of the scenarios were not checked: {files} did not load")]
+    #[diagnostic(
+        code(affray::scenario::not_checked),
+        severity(Warning),
+        help("fix the problems above and check again")
+    )]
+    NotChecked { names: String, files: String },
 }
 
 impl ScenarioProblem {

@@ -398,6 +398,43 @@ impl Check<'_> {
         false
     }
 
+    /// A text statistic that a test of combat.toml reads a skill by (`skill_of =
+    /// "combat_style"`) must name one of the combatant's skills: else the test fails in
+    /// the middle of a fight.
+    fn skills_named(&mut self, entry: &CombatantEntry, skills: &IndexMap<String, Skill>) {
+        let Some(combat) = &self.ruleset.combat else {
+            return;
+        };
+        for (name, value) in &entry.statistics {
+            let names_a_skill = combat
+                .tests
+                .iter()
+                .any(|test| test.skill_of.is_some_and(|s| s.as_str() == name.get_ref()));
+            let toml::Value::String(text) = value.get_ref() else {
+                continue;
+            };
+            if !names_a_skill || skills.contains_key(text) {
+                continue;
+            }
+            let from = format!(
+                "of this combatant (`{}` names the one a test of combat.toml reads)",
+                name.get_ref()
+            );
+            self.problems.push(
+                UnknownName::new(
+                    "affray::scenario::unknown_skill",
+                    "skill",
+                    self.file,
+                    text,
+                    inside_value(value),
+                    from,
+                    skills.keys().cloned().collect(),
+                )
+                .into(),
+            );
+        }
+    }
+
     /// A combatant's name or side, which every line of the log prints: refused when empty
     /// or holding a control character (an escape would drive the terminal, a line end
     /// would forge a line of the log).
@@ -506,6 +543,7 @@ impl Check<'_> {
                 statistics.insert(name.get_ref().clone(), statistic);
             }
         }
+        self.skills_named(entry, &skills);
         let weapons = self.names(
             &entry.weapons,
             &known.weapons,

@@ -5,6 +5,7 @@
 #![allow(clippy::result_large_err)]
 
 mod api;
+mod calls;
 mod fast;
 mod hooks;
 pub mod layout;
@@ -13,6 +14,7 @@ mod sandbox;
 
 use std::sync::Arc;
 
+pub use calls::module_calls;
 pub use hooks::{HookValue, Hooks, ScriptFailure, TacticsChooser, WrongReturn, call_function};
 pub use problem::ScriptProblem;
 pub use sandbox::{Limits, new_engine};

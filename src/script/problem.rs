@@ -46,6 +46,21 @@ pub enum ScriptProblem {
         question: &'static str,
     },
 
+    /// `combat::weapon_skill(fight, who)` in tactics.rhai: no script is a module of
+    /// another.
+    #[error("{file} calls `{module}::{function}`, a function of another module")]
+    #[diagnostic(code(affray::script::module_call), help("{help}"))]
+    ModuleCall {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("not callable from here")]
+        span: SourceSpan,
+        file: String,
+        module: String,
+        function: String,
+        help: String,
+    },
+
     /// `let x = 1 / 0;` at the top of a script.
     #[error("{file} failed during {during}: {message}")]
     #[diagnostic(code(affray::script::runtime))]
