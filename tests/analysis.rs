@@ -7,20 +7,10 @@ mod common;
 
 use std::fs;
 
-use common::{affray, copy_dir, edit, root, scratch, text};
+use common::{affray, copy_dir, edit, root, run_ok, scratch, text};
 use serde_json::Value;
 
 const DUEL: &str = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
-
-fn run_ok(args: &[&str]) -> String {
-    let output = affray(root(), args);
-    assert!(
-        output.status.success(),
-        "affray {args:?} failed:\n{}",
-        text(&output.stderr)
-    );
-    text(&output.stdout)
-}
 
 #[test]
 fn simulate_reports_the_same_for_one_thread_and_two() {

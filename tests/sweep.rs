@@ -5,21 +5,11 @@
 
 mod common;
 
-use common::{affray, root, scratch, text};
+use common::{affray, root, run_ok, scratch, text};
 use serde_json::Value;
 
 const GOBLINS: &str = "rulesets/legend/scenarios/goblin_fight.toml";
 const DUEL: &str = "rulesets/legend/scenarios/sword_and_shield_duel.toml";
-
-fn run_ok(args: &[&str]) -> String {
-    let output = affray(root(), args);
-    assert!(
-        output.status.success(),
-        "affray {args:?} failed:\n{}",
-        text(&output.stderr)
-    );
-    text(&output.stdout)
-}
 
 #[test]
 fn more_goblins_win_more_often_and_the_report_says_where_the_fight_is_even() {

@@ -112,3 +112,14 @@ pub fn affray_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
         .write_all(input.as_bytes());
     child.wait_with_output().expect("the affray binary ends")
 }
+
+/// Run affray from the repository's root; it must succeed. What it printed.
+pub fn run_ok(args: &[&str]) -> String {
+    let output = affray(root(), args);
+    assert!(
+        output.status.success(),
+        "affray {args:?} failed:\n{}",
+        text(&output.stderr)
+    );
+    text(&output.stdout)
+}
