@@ -197,6 +197,13 @@ fn legend<'a, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
             .label("bar: 95% interval")
             .legend(|(x, y)| PathElement::new(vec![(x + 7, y - 7), (x + 7, y + 7)], BLACK));
     }
+    series_labels(chart)
+}
+
+/// The labels of a chart's series, in its upper right corner.
+fn series_labels<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+) -> Drawn {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -234,14 +241,7 @@ fn rounds_histogram(area: &Area<'_>, counts: &[(u32, u64)]) -> Drawn {
         )?
         .label("fights that ended in that round")
         .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], COLOURS[2].filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font((FONT, 13))
-        .draw()?;
-    Ok(())
+    series_labels(&mut chart)
 }
 
 /// Win rates with their 95% intervals beside the histogram of rounds to the end.

@@ -371,6 +371,19 @@ impl Check<'_> {
             .collect()
     }
 
+    /// Whether `name` is a location of the ruleset's hit location table; a problem if not.
+    fn known_location(&mut self, name: &Spanned<String>, span: Span) -> bool {
+        let known = self.known;
+        self.known_name(
+            name,
+            span,
+            &known.locations,
+            "hit location",
+            "affray::scenario::unknown_location",
+            "of the ruleset's hit location table",
+        )
+    }
+
     fn known_name(
         &mut self,
         name: &Spanned<String>,
@@ -558,16 +571,7 @@ impl Check<'_> {
         for (location, value) in &entry.armour {
             let span = key_span(self.file, location);
             let is_all = location.get_ref() == "all";
-            if !is_all
-                && !self.known_name(
-                    location,
-                    span,
-                    &known.locations,
-                    "hit location",
-                    "affray::scenario::unknown_location",
-                    "of the ruleset's hit location table",
-                )
-            {
+            if !is_all && !self.known_location(location, span) {
                 continue;
             }
             let points = match value.get_ref() {
@@ -638,16 +642,7 @@ impl Check<'_> {
             }
             // `total`: one pool of hit points beside the hit locations (systems whose
             // locations only decide armour and effects).
-            if location.get_ref() == "total"
-                || self.known_name(
-                    location,
-                    span,
-                    &known.locations,
-                    "hit location",
-                    "affray::scenario::unknown_location",
-                    "of the ruleset's hit location table",
-                )
-            {
+            if location.get_ref() == "total" || self.known_location(location, span) {
                 hit_points.insert(location.get_ref().clone(), *value);
             }
         }
@@ -698,16 +693,7 @@ impl Check<'_> {
         let mut damage_taken = IndexMap::new();
         for (location, amount) in &entry.damage_taken {
             let span = key_span(self.file, location);
-            if location.get_ref() == "total"
-                || self.known_name(
-                    location,
-                    span,
-                    &known.locations,
-                    "hit location",
-                    "affray::scenario::unknown_location",
-                    "of the ruleset's hit location table",
-                )
-            {
+            if location.get_ref() == "total" || self.known_location(location, span) {
                 damage_taken.insert(location.get_ref().clone(), *amount);
             }
         }
