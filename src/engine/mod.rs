@@ -258,11 +258,10 @@ impl FightHandle {
         }
         let weapon = |id: Name| {
             let equipment = &ruleset.equipment;
-            equipment
-                .weapons
-                .get(&id)
-                .or_else(|| equipment.shields.get(&id))
-                .map_or((0, 0), |w| (i64::from(w.hp), w.trait_bits))
+            let index = equipment.index_of(id);
+            index
+                .and_then(|index| equipment.at(index))
+                .map_or((0, 0, None), |w| (i64::from(w.hp), w.trait_bits, index))
         };
         let combatants: Vec<Combatant> = scenario
             .combatants

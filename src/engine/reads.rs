@@ -834,17 +834,40 @@ impl Bound<'_> {
     }
 }
 
-/// What a collection's body (`any(opponents, ...)`) binds, saved to be put back.
+/// What a collection's body (`any(opponents, ...)`) binds, saved to be put back. The
+/// first few levels of nesting are kept in place: an environment lives for one
+/// expression, and a guard's `any(...)` would otherwise allocate each time it is read.
 #[derive(Default)]
-pub struct SavedBindings<'a>(Vec<(Option<usize>, Option<&'a Weapon>)>);
+pub struct SavedBindings<'a> {
+    inline: [Saved<'a>; SavedBindings::INLINE],
+    depth: usize,
+    deeper: Vec<Saved<'a>>,
+}
+
+type Saved<'a> = (Option<usize>, Option<&'a Weapon>);
 
 impl<'a> SavedBindings<'a> {
+    const INLINE: usize = 4;
+
     pub fn enter(&mut self, bound: &Bound<'a>) {
-        self.0.push((bound.other, bound.item));
+        let saved = (bound.other, bound.item);
+        match self.inline.get_mut(self.depth) {
+            Some(slot) => *slot = saved,
+            None => self.deeper.push(saved),
+        }
+        self.depth += 1;
     }
 
     pub fn leave(&mut self, bound: &mut Bound<'a>) {
-        if let Some((other, item)) = self.0.pop() {
+        let Some(depth) = self.depth.checked_sub(1) else {
+            return;
+        };
+        self.depth = depth;
+        let saved = match self.inline.get(depth) {
+            Some(saved) => Some(*saved),
+            None => self.deeper.pop(),
+        };
+        if let Some((other, item)) = saved {
             bound.other = other;
             bound.item = item;
         }
@@ -953,7 +976,16 @@ impl<'a> DecisionView<'a> {
             self.bound.other = core.combatants.iter().position(|c| c.spec.name == option);
         }
         if self.considers.item {
-            self.bound.item = weapon(self.world.equipment, option);
+            // Most often a weapon the combatant carries, whose place is known.
+            let carried = core.combatants[self.bound.me]
+                .weapons
+                .iter()
+                .find(|w| w.id == option)
+                .and_then(|w| w.equipment_index);
+            self.bound.item = match carried {
+                Some(index) => self.world.equipment.at(index),
+                None => weapon(self.world.equipment, option),
+            };
         }
         if self.considers.location {
             self.bound.location = core.combatants[self.bound.me]
@@ -993,7 +1025,7 @@ pub(crate) fn weapon_at<'e>(
         .weapons
         .iter()
         .filter(|state| state.place == place)
-        .filter_map(|state| weapon(equipment, state.id))
+        .filter_map(|state| equipment.at(state.equipment_index?))
         .nth(index)
 }
 
@@ -1161,7 +1193,7 @@ impl<'a> World<'a> {
                 c.weapons
                     .iter()
                     .filter(|held| held.place == WeaponPlace::InHand)
-                    .filter_map(|held| weapon(self.equipment, held.id))
+                    .filter_map(|held| self.equipment.at(held.equipment_index?))
                     .any(|weapon| weapon.traits.iter().any(|t| t == name))
             }),
             Read::FightOption(name) => self.fight_options.contains(name),
@@ -1223,5 +1255,29 @@ impl<'a> Env for DecisionView<'a> {
 
     fn leave(&mut self, _: Slot) {
         self.saved.leave(&mut self.bound);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_collections_put_back_each_binding_however_deep() {
+        let mut saved = SavedBindings::default();
+        let mut bound = Bound::default();
+        // Six levels: past the ones kept in place.
+        for depth in 0..6 {
+            bound.other = Some(depth);
+            saved.enter(&bound);
+        }
+        for depth in (0..6).rev() {
+            bound.other = Some(99);
+            saved.leave(&mut bound);
+            assert_eq!(bound.other, Some(depth));
+        }
+        // One leave too many changes nothing.
+        saved.leave(&mut bound);
+        assert_eq!(bound.other, Some(0));
     }
 }

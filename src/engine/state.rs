@@ -48,6 +48,9 @@ pub struct WeaponState {
     pub lodged_in: Option<usize>,
     /// The weapon's traits as bits ([`crate::ruleset::Weapon::trait_bits`]).
     pub trait_bits: u64,
+    /// Where the ruleset's equipment lists it ([`crate::ruleset::Equipment::index_of`]);
+    /// `None` for a name it does not list.
+    pub equipment_index: Option<u32>,
 }
 
 /// Where a weapon of the scenario is: every one starts in hand; a ruleset's scripts stow
@@ -80,11 +83,11 @@ pub enum Remaining {
 }
 
 impl Combatant {
-    /// `weapon` gives a weapon's hit points and trait bits.
+    /// `weapon` gives a weapon's hit points, trait bits and place in the equipment.
     pub fn new(
         spec: CombatantSpec,
         locations: &[String],
-        weapon: impl Fn(Name) -> (i64, u64),
+        weapon: impl Fn(Name) -> (i64, u64, Option<u32>),
     ) -> Self {
         // A `total` pool given beside a hit location table is one more location.
         let pool = (!locations.iter().any(|l| l == "total")
@@ -107,13 +110,14 @@ impl Combatant {
             .weapons
             .iter()
             .map(|&id| {
-                let (hit_points, trait_bits) = weapon(id);
+                let (hit_points, trait_bits, equipment_index) = weapon(id);
                 WeaponState {
                     id,
                     hit_points,
                     place: WeaponPlace::InHand,
                     lodged_in: None,
                     trait_bits,
+                    equipment_index,
                 }
             })
             .collect();

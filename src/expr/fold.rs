@@ -168,14 +168,15 @@ impl Condition {
 
     /// `a and b and ...` (`all`) or `a or b or ...`: a member that cannot change the
     /// answer is dropped; one that decides it ends the list, the members before it
-    /// kept (they are evaluated first, and may roll dice).
+    /// kept if one of them may roll a die (they are evaluated first). Members that only
+    /// read change nothing, so a list of them before the decider is the decider alone.
     fn fold_list(members: &[Condition], knows: Knows<'_>, all: bool) -> Condition {
-        let mut kept = Vec::with_capacity(members.len());
+        let mut kept: Vec<Condition> = Vec::with_capacity(members.len());
         for member in members {
             match member.fold(knows) {
                 Condition::Const(b) if b == all => {}
                 Condition::Const(decides) => {
-                    if kept.is_empty() {
+                    if !kept.iter().any(Condition::rolls) {
                         return Condition::Const(decides);
                     }
                     kept.push(Condition::Const(decides));
@@ -250,6 +251,14 @@ mod tests {
         );
         let first = Condition::AllOf(vec![Condition::Read(Slot(0)), unknown()]);
         assert_eq!(first.fold(&knows), Condition::Const(false));
+        // A read before the member that decides it changes nothing: dropped.
+        let read_first = Condition::AllOf(vec![unknown(), Condition::Read(Slot(0))]);
+        assert_eq!(read_first.fold(&knows), Condition::Const(false));
+        let any_true = Condition::AnyOf(vec![
+            unknown(),
+            Condition::Not(Box::new(Condition::Read(Slot(0)))),
+        ]);
+        assert_eq!(any_true.fold(&knows), Condition::Const(true));
         let any = Condition::AnyOf(vec![Condition::Read(Slot(0)), unknown()]);
         assert_eq!(any.fold(&knows), unknown());
     }

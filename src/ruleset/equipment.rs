@@ -95,6 +95,32 @@ pub struct Equipment {
     pub armour: IndexMap<String, Armour>,
 }
 
+impl Equipment {
+    /// Where the weapon or shield `id` is, found once: the weapons first, then the
+    /// shields, as [`Equipment::at`] reads it. A fight keeps it beside each weapon it
+    /// carries, so that reading a weapon in the fight hashes nothing.
+    pub fn index_of(&self, id: Name) -> Option<u32> {
+        let index = match self.weapons.get_index_of(&id) {
+            Some(at) => at,
+            None => self.weapons.len() + self.shields.get_index_of(&id)?,
+        };
+        u32::try_from(index).ok()
+    }
+
+    /// The weapon or shield at a place [`Equipment::index_of`] gave.
+    #[inline]
+    pub fn at(&self, index: u32) -> Option<&Weapon> {
+        let index = index as usize;
+        match self.weapons.get_index(index) {
+            Some((_, weapon)) => Some(weapon),
+            None => self
+                .shields
+                .get_index(index - self.weapons.len())
+                .map(|(_, shield)| shield),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Weapon {
     pub name: String,
