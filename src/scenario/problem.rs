@@ -123,6 +123,22 @@ pub enum ScenarioProblem {
         help: &'static str,
     },
 
+    /// `decision = "reaction"` with `choose = "trip"`: an option of another decision,
+    /// which this one never offers.
+    #[error("`{choose}` is not an option of the decision `{decision}`")]
+    #[diagnostic(code(affray::scenario::wrong_option), help("{help}"))]
+    WrongOption {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("`{decision}` never offers this")]
+        span: SourceSpan,
+        #[label("this decision")]
+        decision_span: SourceSpan,
+        choose: String,
+        decision: String,
+        help: String,
+    },
+
     /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
     #[error("the {what} `{name}` has a value of the wrong kind")]
     #[diagnostic(code(affray::scenario::wrong_type), help("expected {expected}"))]

@@ -285,6 +285,9 @@ impl Check<'_> {
                 "affray::scenario::unknown_choice",
                 "offered by combat.toml, the tables, the equipment or the scripts",
             );
+            if fine {
+                fine &= self.offered_by(entry, combatants);
+            }
             for who in entry.by.iter().chain(&entry.who) {
                 fine &= self.known_name(
                     who,
@@ -336,6 +339,44 @@ impl Check<'_> {
             });
         }
         choices
+    }
+
+    /// An entry's option among those its decision may offer, where the ruleset knows
+    /// them all before a fight (`Ruleset::decision_options`): `trip` is an option of
+    /// `manoeuvre`, never of `reaction`.
+    fn offered_by(&mut self, entry: &ChoiceEntry, combatants: &[String]) -> bool {
+        let decision = entry.decision.get_ref();
+        let Some(options) = self.ruleset.decision_options(decision, combatants) else {
+            return true;
+        };
+        let choose = entry.choose.get_ref();
+        if options.iter().any(|option| option == choose) {
+            return true;
+        }
+        let shown: Vec<String> = options.iter().map(|o| crate::source::excerpt(o)).collect();
+        let list = if shown.is_empty() {
+            "none".to_string()
+        } else {
+            shown.join(", ")
+        };
+        let close = crate::names::suggest(choose, &options).map_or(String::new(), |close| {
+            format!("did you mean `{}`? ", crate::source::excerpt(close))
+        });
+        self.problems.push(
+            ScenarioProblem::WrongOption {
+                src: self.file.named(),
+                span: inside(&entry.choose).into(),
+                decision_span: inside(&entry.decision).into(),
+                choose: crate::source::excerpt(choose),
+                decision: crate::source::excerpt(decision),
+                help: format!(
+                    "{close}the options `{}` may offer: {list}",
+                    crate::source::excerpt(decision)
+                ),
+            }
+            .into(),
+        );
+        false
     }
 
     /// A name of a decision or an option: see `choices`.
