@@ -66,6 +66,9 @@ pub struct CombatantSpec {
     /// Actions already spent at the start: lost from its first round's.
     #[serde(skip_serializing_if = "is_zero")]
     pub actions_spent: u32,
+    /// Its initiative in the first round, set instead of rolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<i64>,
     /// Hit points already lost per location at the start.
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub damage_taken: IndexMap<String, u32>,

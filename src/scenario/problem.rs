@@ -97,6 +97,25 @@ pub enum ScenarioProblem {
         value: i64,
     },
 
+    /// `initiative = "fast"`, `initiative = 2.5`, `initiative = 5000000`: a start
+    /// initiative is a whole number the log can print.
+    #[error("a start initiative of {shown}: it must be a whole number from -{max} to {max}")]
+    #[diagnostic(
+        code(affray::scenario::initiative),
+        help(
+            "`initiative = N` sets the combatant's initiative in the first round, instead of the one the rules roll: a whole number such as `initiative = 15`"
+        )
+    )]
+    Initiative {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        shown: String,
+        label: &'static str,
+        max: i64,
+    },
+
     /// `engaged = ["Ann"]` in Ann's own entry.
     #[error("`{name}` is engaged with itself")]
     #[diagnostic(

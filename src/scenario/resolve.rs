@@ -60,6 +60,10 @@ fn key_span(file: &SourceFile, key: &Spanned<String>) -> Span {
     }
 }
 
+/// How far from 0 a start initiative may be: far beyond any rule's (OpenD6 adds 1000
+/// for surprise), short of what the sums of a round could overflow.
+const MAX_INITIATIVE: i64 = 100_000;
+
 struct Known {
     weapons: Vec<String>,
     armour: Vec<String>,
@@ -746,6 +750,10 @@ impl Check<'_> {
             "affray::scenario::unknown_weapon",
             "of this combatant's `weapons`",
         );
+        let initiative = entry
+            .initiative
+            .as_ref()
+            .and_then(|value| self.initiative(value));
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
             name: Name::new(entry.name.get_ref()),
@@ -763,6 +771,7 @@ impl Check<'_> {
             tactics: self.style(entry.tactics.as_ref()),
             conditions: conditions.iter().map(Name::from).collect(),
             actions_spent: entry.actions_spent.unwrap_or(0),
+            initiative,
             damage_taken,
             dropped: dropped.iter().map(Name::from).collect(),
         };
@@ -775,6 +784,29 @@ impl Check<'_> {
                 ..base.clone()
             })
             .collect()
+    }
+
+    /// A start initiative: a whole number within [`MAX_INITIATIVE`] either way.
+    fn initiative(&mut self, value: &Spanned<toml::Value>) -> Option<i64> {
+        let label = match value.get_ref() {
+            toml::Value::Integer(n) if n.unsigned_abs() <= MAX_INITIATIVE.unsigned_abs() => {
+                return Some(*n);
+            }
+            toml::Value::Integer(_) => "too far from 0",
+            _ => "not a whole number",
+        };
+        let range = value.span();
+        self.problems.push(
+            ScenarioProblem::Initiative {
+                src: self.file.named(),
+                span: Span::new(range.start, range.end).into(),
+                shown: crate::source::excerpt(&self.file.text()[range]),
+                label,
+                max: MAX_INITIATIVE,
+            }
+            .into(),
+        );
+        None
     }
 
     fn statistic(
