@@ -312,3 +312,22 @@ fn a_set_initiative_sets_a_scripts_answer_aside() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_warns_of_a_scripted_choice_none_of_its_fights_used() {
+    // Aldric's dodge is used in the fights of check (seeds 1, 2 and 3); a parry in round
+    // 99 never comes (the fight ends long before).
+    let late =
+        "[[choices]]\ndecision = \"reaction\"\nwho = \"Aldric\"\nround = 99\nchoose = \"parry\"\n";
+    let dir = duel_dir("check-unused", "", &format!("{DODGE}\n{late}"));
+    let output = affray(&dir, &["check", "duel.toml"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(text(&output.stdout).starts_with("duel.toml is valid;"));
+    assert!(stderr.ends_with("1 warning found\n"), "{stderr}");
+    snapshot("scenario_choice_unused_in_check", &stderr);
+    // Without the fights, nothing to say.
+    let output = affray(&dir, &["check", "--no-fights", "duel.toml"]);
+    assert_eq!(text(&output.stderr), "");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -130,6 +130,23 @@ impl Scenario {
     }
 }
 
+impl Scenario {
+    /// The scripted choices none of `check`'s fights (with `seeds`) used, as warnings.
+    pub fn unused_in_check(&self, unused: &[ScriptedChoice], seeds: &str) -> Vec<miette::Report> {
+        let Some(file) = &self.file else {
+            return Vec::new();
+        };
+        unused
+            .iter()
+            .map(|choice| {
+                miette::Report::new(
+                    UnusedChoice::new(file, choice, miette::Severity::Warning).in_check(seeds),
+                )
+            })
+            .collect()
+    }
+}
+
 /// Load a scenario and its ruleset. The ruleset is `ruleset_dir` when given (to run a
 /// scenario under a house-ruled copy), else the one the scenario names.
 pub fn load(path: &Path, ruleset_dir: Option<&Path>) -> Result<(Ruleset, Scenario), Problems> {
