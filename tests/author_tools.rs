@@ -193,3 +193,141 @@ fn a_combatant_starts_prone_wounded_disarmed_with_an_action_spent() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A scratch copy of the shipped scenario `scenario` of `ruleset`, naming its ruleset by
+/// path, with `extra` written after the first line that is `after`: the folder, the
+/// scenario being `duel.toml` in it.
+fn shipped_with(case: &str, ruleset: &str, scenario: &str, after: &str, extra: &str) -> PathBuf {
+    let dir = scratch(case);
+    let home = root().join("rulesets").join(ruleset);
+    let text = fs::read_to_string(home.join("scenarios").join(scenario)).unwrap();
+    let named = format!("ruleset = {ruleset:?}");
+    assert!(text.contains(&named) && text.contains(after), "{text}");
+    let text = text
+        .replacen(
+            &named,
+            &format!("ruleset = {:?}", home.to_string_lossy()),
+            1,
+        )
+        .replacen(after, &format!("{after}\n{extra}"), 1);
+    fs::write(dir.join("duel.toml"), text).unwrap();
+    dir
+}
+
+/// The part of `log` from `from` to the next `to` after it.
+fn between<'l>(log: &'l str, from: &str, to: &str) -> &'l str {
+    let start = log
+        .find(from)
+        .unwrap_or_else(|| panic!("no {from:?} in\n{log}"));
+    let rest = &log[start..];
+    let end = rest[from.len()..]
+        .find(to)
+        .map_or(rest.len(), |at| at + from.len());
+    &rest[..end]
+}
+
+#[test]
+fn a_set_initiative_replaces_the_first_rounds_roll() {
+    // The d100 fixture rolls `self.DEX + 1d10` every round: Aldric's first is set (no
+    // die), his second rolled again.
+    let dir = duel_dir("initiative", "", "");
+    let scenario = fs::read_to_string(dir.join("duel.toml")).unwrap();
+    let aldric = "statistics = { damage_modifier = \"+1D4\" }";
+    assert!(scenario.contains(aldric));
+    fs::write(
+        dir.join("duel.toml"),
+        scenario.replacen(aldric, &format!("{aldric}\ninitiative = 3"), 1),
+    )
+    .unwrap();
+    let (log, errors, code) = fight(&dir, &["--seed", "4", "--emit-dice", "dice.txt"]);
+    assert_eq!(code, Some(0), "{errors}");
+    let first = between(&log, "Round 1\n", "acts");
+    assert!(
+        first.starts_with("Round 1\n  initiative Aldric: 3\n    1D10 initiative for Bryn → "),
+        "{first}"
+    );
+    assert!(first.contains("Aldric (3, 2 actions)\n"), "{first}");
+    assert!(
+        between(&log, "Round 2\n", "acts")
+            .starts_with("Round 2\n    1D10 initiative for Aldric → "),
+        "{log}"
+    );
+    // The dice the fight rolled begin with Bryn's initiative alone.
+    let dice = fs::read_to_string(dir.join("dice.txt")).unwrap();
+    let labels: Vec<&str> = dice
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|line| line.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(labels, ["initiative", "attack"], "{dice}");
+    assert!(dice.lines().nth(1).unwrap().ends_with("for Bryn"), "{dice}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_set_initiative_is_kept_where_the_ruleset_keeps_the_one_rolled() {
+    // Legend keeps round 1's initiative (`keep_initiative`): Brannoc's is never rolled.
+    let dir = shipped_with(
+        "initiative-kept",
+        "legend",
+        "sword_and_shield_duel.toml",
+        "name = \"Brannoc\"",
+        "initiative = 30",
+    );
+    let (log, errors, code) = fight(&dir, &["--seed", "1"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert!(
+        between(&log, "Round 1\n", "acts")
+            .starts_with("Round 1\n  initiative Brannoc: 30\n    1D10 initiative for Ysolde → "),
+        "{log}"
+    );
+    assert!(log.contains("Round 2\n  initiative Brannoc: 30\n"), "{log}");
+    assert!(!log.contains("initiative for Brannoc"), "{log}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_set_initiative_sets_a_scripts_answer_aside() {
+    // RuneQuest SRD works initiative out in a script, which also starts the round: the
+    // script still runs (its Strike Rank die is rolled), its answer is set aside.
+    let dir = shipped_with(
+        "initiative-hook",
+        "runequest-srd",
+        "sword_and_shield_duel.toml",
+        "name = \"Harald\"",
+        "initiative = 1",
+    );
+    let (log, errors, code) = fight(&dir, &["--seed", "1"]);
+    assert_eq!(code, Some(0), "{errors}");
+    let first = between(&log, "Round 1\n", "acts");
+    assert!(
+        first.contains("1D10 Strike Rank for Harald → ")
+            && first.contains("initiative Harald: 1\n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("order: Sigrun (22, 3 actions), Harald (1, 2 actions)"),
+        "{first}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_warns_of_a_scripted_choice_none_of_its_fights_used() {
+    // Aldric's dodge is used in the fights of check (seeds 1, 2 and 3); a parry in round
+    // 99 never comes (the fight ends long before).
+    let late =
+        "[[choices]]\ndecision = \"reaction\"\nwho = \"Aldric\"\nround = 99\nchoose = \"parry\"\n";
+    let dir = duel_dir("check-unused", "", &format!("{DODGE}\n{late}"));
+    let output = affray(&dir, &["check", "duel.toml"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(text(&output.stdout).starts_with("duel.toml is valid;"));
+    assert!(stderr.ends_with("1 warning found\n"), "{stderr}");
+    snapshot("scenario_choice_unused_in_check", &stderr);
+    // Without the fights, nothing to say.
+    let output = affray(&dir, &["check", "--no-fights", "duel.toml"]);
+    assert_eq!(text(&output.stderr), "");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,10 @@
 //! Legend's worked example, "Alaric's Tale – The Goblin Fight", replayed from the dice
 //! and choices the text prints (tests/fixtures/replays/), asserting the book's outcomes
 //! for the first Combat Round: who acts when, where each blow lands, for how much, the
-//! wounds, and what becomes of each goblin.
+//! wounds, and what becomes of each goblin. The text "picks up after Initiative and
+//! Combat Actions have been determined": the scenario starts each combatant at the Strike
+//! Rank the text gives (`initiative = 20`), so that the replay rolls no initiative die the
+//! text does not print.
 //!
 //! The second round turns on spells (Bladesharp, Dragon Breath) and a charge declared
 //! at the start of a round, which the ruleset does not simulate; the replay stops after
@@ -87,7 +90,7 @@ fn of_kind<'e>(events: &'e [Value], kind: &str) -> Vec<&'e Value> {
 fn the_order_of_action_is_the_books() {
     let events = events();
     let order = of_kind(&events, "turn_order");
-    let first: Vec<(String, i64)> = order[0]["order"]
+    let first: Vec<(String, i64, i64)> = order[0]["order"]
         .as_array()
         .unwrap()
         .iter()
@@ -95,21 +98,31 @@ fn the_order_of_action_is_the_books() {
             (
                 e["who"].as_str().unwrap().to_string(),
                 e["initiative"].as_i64().unwrap(),
+                e["actions"].as_i64().unwrap(),
             )
         })
         .collect();
     // "Strike Rank 20 Lilana, Strike Rank 19 Alaric, Strike Rank 14 Goblins (three of
-    // them), Strike Rank 11 Thrace"
+    // them), Strike Rank 11 Thrace"; Combat Actions: "bringing her total to 3", "his CA
+    // total to 4", the goblins' "CA total to 3", Thrace's "remains at 2".
     assert_eq!(
         first,
         [
-            ("Lilina".to_string(), 20),
-            ("Alaric".into(), 19),
-            ("Goblin 1".into(), 14),
-            ("Goblin 2".into(), 14),
-            ("Goblin 3".into(), 14),
-            ("Thrace".into(), 11)
+            ("Lilina".to_string(), 20, 3),
+            ("Alaric".into(), 19, 4),
+            ("Goblin 1".into(), 14, 3),
+            ("Goblin 2".into(), 14, 3),
+            ("Goblin 3".into(), 14, 3),
+            ("Thrace".into(), 11, 2)
         ]
+    );
+    // The initiatives are the scenario's: no die is rolled for them.
+    assert!(
+        !events.iter().any(|e| e["event"] == "roll"
+            && e["purpose"]
+                .as_str()
+                .is_some_and(|p| p.contains("initiative"))),
+        "an initiative die was rolled"
     );
 }
 

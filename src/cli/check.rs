@@ -10,10 +10,11 @@ use std::sync::Arc;
 use affray::analysis::run::seeded_fight;
 use affray::engine::{FightError, Log};
 use affray::ruleset::{self, Problems, Ruleset};
-use affray::scenario::{self, Scenario};
+use affray::scenario::{self, Scenario, ScriptedChoice};
 
 /// The seeds each scenario is fought with: `affray fight <scenario> --seed N` replays one.
 const SMOKE_SEEDS: [u64; 3] = [1, 2, 3];
+const SMOKE_SEEDS_TEXT: &str = "1, 2 and 3";
 
 pub fn run(path: &Path, fights: bool) -> Result<(), Problems> {
     if path.is_file() {
@@ -32,7 +33,7 @@ pub fn run(path: &Path, fights: bool) -> Result<(), Problems> {
     }
     let ruleset = Arc::new(ruleset);
     if fights {
-        smoke(&ruleset, &scenarios)?;
+        smoke(&ruleset, &scenarios).report()?;
     }
     let plural = if count == 1 { "" } else { "s" };
     super::output::print(format!("{}, {count} scenario{plural}\n", ruleset.summary()))?;
@@ -45,7 +46,7 @@ fn run_scenario(path: &Path, fights: bool) -> Result<(), Problems> {
         (Some(ruleset), Some(scenario)) if problems.is_empty() => {
             let ruleset = Arc::new(ruleset);
             if fights {
-                smoke(&ruleset, std::slice::from_ref(&scenario))?;
+                smoke(&ruleset, std::slice::from_ref(&scenario)).report()?;
             }
             super::output::print(format!(
                 "{} is valid; {}\n",
@@ -76,20 +77,23 @@ struct StoppedFight {
     error: FightError,
 }
 
-/// Every scenario fought with each of `SMOKE_SEEDS`: the first error of each scenario.
+/// Every scenario fought with each of `SMOKE_SEEDS`: the first error of each scenario,
+/// as problems; its scripted choices that no fight used, as warnings.
 /// A ruleset that says no turn (neither combat.toml nor hooks) is checked, not fought.
-fn smoke(ruleset: &Arc<Ruleset>, scenarios: &[Scenario]) -> Result<(), Problems> {
-    let mut problems = Problems::new();
+fn smoke(ruleset: &Arc<Ruleset>, scenarios: &[Scenario]) -> Smoked {
+    let mut smoked = Smoked::default();
     for scenario in scenarios {
+        // The entries no fight so far has used: at first, every one.
+        let mut unused: Vec<ScriptedChoice> = scenario.choices.clone();
         for seed in SMOKE_SEEDS {
-            let result = seeded_fight(ruleset, scenario, seed, Log::Off)
-                .and_then(|fight| fight.run().map(|_| ()));
-            match result {
-                Ok(()) => {}
-                Err(FightError::MissingHook { .. }) => return Ok(()),
+            let fought = seeded_fight(ruleset, scenario, seed, Log::Off)
+                .and_then(|fight| fight.run().map(|_| fight.unused_choices()));
+            match fought {
+                Ok(left) => unused.retain(|choice| left.iter().any(|l| l.span == choice.span)),
+                Err(FightError::MissingHook { .. }) => return Smoked::default(),
                 Err(error) => {
                     let shown = scenario.file.as_ref().map_or("a scenario", |f| f.name());
-                    problems.push(
+                    smoked.problems.push(
                         StoppedFight {
                             scenario: shown.to_string(),
                             seed,
@@ -97,14 +101,36 @@ fn smoke(ruleset: &Arc<Ruleset>, scenarios: &[Scenario]) -> Result<(), Problems>
                         }
                         .into(),
                     );
+                    unused.clear();
                     break;
                 }
             }
         }
+        smoked
+            .warnings
+            .extend(scenario.unused_in_check(&unused, SMOKE_SEEDS_TEXT));
     }
-    if problems.is_empty() {
+    smoked
+}
+
+/// What `smoke` found.
+#[derive(Default)]
+struct Smoked {
+    problems: Problems,
+    warnings: Problems,
+}
+
+impl Smoked {
+    /// The problems (with the warnings) when there are any; else the warnings printed.
+    fn report(self) -> Result<(), Problems> {
+        if !self.problems.is_empty() {
+            let mut all = self.problems;
+            all.extend(self.warnings);
+            return Err(all);
+        }
+        if !self.warnings.is_empty() {
+            super::report::print_warnings(&self.warnings);
+        }
         Ok(())
-    } else {
-        Err(problems)
     }
 }

@@ -607,7 +607,7 @@ impl FightHandle {
                 continue;
             }
             self.round_start(who)?;
-            let initiative = self.roll_initiative(who)?;
+            let initiative = self.first_initiative(who)?;
             let budget = self.action_budget(who)?;
             let tie = self.tie_break(who)?;
             let (name, lost) = {
@@ -648,6 +648,34 @@ impl FightHandle {
         };
         self.emit(Event::TurnOrder { order: listed });
         Ok(order)
+    }
+
+    /// `who`'s initiative this round: rolled, unless the scenario sets it for the first
+    /// round (`initiative = N`). A set initiative stands for the whole of it (no
+    /// `initiative_modifier` is added) and, where the ruleset keeps the initiative rolled
+    /// last, is kept as that. The expression of `[turn] initiative` is then not
+    /// evaluated (no die is rolled); an `initiative` hook still runs, since a script may
+    /// start the round in it (reset counts, roll for others), and its answer is set aside.
+    fn first_initiative(&self, who: usize) -> Result<i64, FightError> {
+        let set = {
+            let core = self.core();
+            core.combatants[who]
+                .spec
+                .initiative
+                .filter(|_| core.round == 1)
+        };
+        let Some(set) = set else {
+            return self.roll_initiative(who);
+        };
+        let native = self
+            .combat()
+            .is_some_and(|combat| combat.turn.initiative.is_some());
+        if native {
+            self.core().combatants[who].rolled_initiative = Some(set);
+        } else {
+            self.roll_initiative(who)?;
+        }
+        Ok(set)
     }
 
     fn is_waiting(&self, who: usize) -> bool {

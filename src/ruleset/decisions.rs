@@ -118,6 +118,100 @@ impl Ruleset {
     }
 }
 
+impl Ruleset {
+    /// The options the decision `decision` may offer, where every one is known before
+    /// a fight: a decision the engine asks from combat.toml alone (the reactions and
+    /// `none` of `reaction`, the effects of an effect list's decision, the cases of an
+    /// effect's own, `complete` and `withdraw`, `damage` and the `instead` options, the
+    /// hit locations of `location` and `redirect_location`, the weapons and shields of
+    /// `weapon` and `weapon_to_ready`, the opponents of `target`, the turn's actions of
+    /// `action`). `None` where no such list is known: a decision only the scripts ask,
+    /// or one a script names between quotes (it may ask it with options it works out),
+    /// or `action` where the `choices` hook offers the turn's actions. `combatants`
+    /// are the scenario's, the options of `target`. Sorted, without repeats.
+    pub fn decision_options(&self, decision: &str, combatants: &[String]) -> Option<Vec<String>> {
+        let combat = self.combat.as_ref()?;
+        if self.scripts.iter().any(|script| {
+            quoted_words(script.file.text())
+                .iter()
+                .any(|w| w == decision)
+        }) {
+            return None;
+        }
+        let mut found: Vec<String> = Vec::new();
+        let mut asked = false;
+        let mut add = |names: &mut dyn Iterator<Item = String>| {
+            asked = true;
+            found.extend(names);
+        };
+        let equipment = &self.equipment;
+        let weapons = || {
+            equipment
+                .weapons
+                .keys()
+                .chain(equipment.shields.keys())
+                .map(|id| id.to_string())
+        };
+        let exchanges = &combat.exchanges;
+        match decision {
+            "action" if !self.settings.hooks.contains_key("choices") => {
+                add(&mut combat.turn.choices.iter().map(|a| a.name.to_string()));
+            }
+            "target" if !exchanges.is_empty() => add(&mut combatants.iter().cloned()),
+            "reaction" if exchanges.iter().any(|e| !e.reactions.is_empty()) => add(&mut exchanges
+                .iter()
+                .flat_map(|e| e.reactions.iter().map(|r| r.name.to_string()))
+                .chain(std::iter::once("none".to_string()))),
+            "weapon" if exchanges.iter().any(|e| e.bare_hands.is_some()) => {
+                add(&mut weapons().chain(std::iter::once("bare_hands".to_string())));
+            }
+            "weapon_to_ready" => add(&mut weapons()),
+            "location" | "redirect_location"
+                if exchanges.iter().any(|e| !e.locations.is_empty()) =>
+            {
+                add(&mut exchanges
+                    .iter()
+                    .flat_map(|e| e.locations.iter().map(|l| l.to_string())));
+            }
+            _ => {}
+        }
+        for exchange in exchanges {
+            for reaction in &exchange.reactions {
+                if reaction.withdraw.is_some() && reaction.withdraw_decision.as_str() == decision {
+                    add(&mut ["complete", "withdraw"].into_iter().map(String::from));
+                }
+            }
+            if let Some(effects) = &exchange.effects {
+                if effects.decision.as_str() == decision {
+                    add(&mut effects.effects.iter().map(|e| e.name.to_string()));
+                }
+                for effect in &effects.effects {
+                    if effect.decision.is_some_and(|d| d.as_str() == decision) {
+                        add(&mut effect
+                            .cases
+                            .iter()
+                            .filter_map(|c| c.name.map(|n| n.to_string())));
+                    }
+                }
+            }
+            if let Some(instead) = exchange
+                .instead
+                .as_ref()
+                .filter(|i| i.decision.as_str() == decision)
+            {
+                add(&mut std::iter::once("damage".to_string())
+                    .chain(instead.options.iter().map(|o| o.name.to_string())));
+            }
+        }
+        if !asked {
+            return None;
+        }
+        found.sort();
+        found.dedup();
+        Some(found)
+    }
+}
+
 /// The decisions a script's text asks by a written name: `choose(WHO, "NAME"`.
 fn chosen_in(text: &str) -> Vec<String> {
     text.match_indices("choose(")

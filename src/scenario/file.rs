@@ -80,6 +80,9 @@ pub struct CombatantEntry {
     /// Actions already spent when the fight starts: taken from its first round's.
     #[serde(default)]
     pub actions_spent: Option<u32>,
+    /// Its initiative in the first round, instead of the one the rules roll (`15`).
+    #[serde(default)]
+    pub initiative: Option<Spanned<toml::Value>>,
     /// Hit points already lost per location when the fight starts (`{ head = 3 }`).
     #[serde(default)]
     pub damage_taken: IndexMap<Spanned<String>, u32>,

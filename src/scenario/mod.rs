@@ -66,6 +66,9 @@ pub struct CombatantSpec {
     /// Actions already spent at the start: lost from its first round's.
     #[serde(skip_serializing_if = "is_zero")]
     pub actions_spent: u32,
+    /// Its initiative in the first round, set instead of rolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<i64>,
     /// Hit points already lost per location at the start.
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub damage_taken: IndexMap<String, u32>,
@@ -123,6 +126,23 @@ impl Scenario {
         unused
             .iter()
             .map(|choice| miette::Report::new(UnusedChoice::new(file, choice, severity)))
+            .collect()
+    }
+}
+
+impl Scenario {
+    /// The scripted choices none of `check`'s fights (with `seeds`) used, as warnings.
+    pub fn unused_in_check(&self, unused: &[ScriptedChoice], seeds: &str) -> Vec<miette::Report> {
+        let Some(file) = &self.file else {
+            return Vec::new();
+        };
+        unused
+            .iter()
+            .map(|choice| {
+                miette::Report::new(
+                    UnusedChoice::new(file, choice, miette::Severity::Warning).in_check(seeds),
+                )
+            })
             .collect()
     }
 }

@@ -97,6 +97,25 @@ pub enum ScenarioProblem {
         value: i64,
     },
 
+    /// `initiative = "fast"`, `initiative = 2.5`, `initiative = 5000000`: a start
+    /// initiative is a whole number the log can print.
+    #[error("a start initiative of {shown}: it must be a whole number from -{max} to {max}")]
+    #[diagnostic(
+        code(affray::scenario::initiative),
+        help(
+            "`initiative = N` sets the combatant's initiative in the first round, instead of the one the rules roll: a whole number such as `initiative = 15`"
+        )
+    )]
+    Initiative {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("{label}")]
+        span: SourceSpan,
+        shown: String,
+        label: &'static str,
+        max: i64,
+    },
+
     /// `engaged = ["Ann"]` in Ann's own entry.
     #[error("`{name}` is engaged with itself")]
     #[diagnostic(
@@ -121,6 +140,22 @@ pub enum ScenarioProblem {
         span: SourceSpan,
         label: &'static str,
         help: &'static str,
+    },
+
+    /// `decision = "reaction"` with `choose = "trip"`: an option of another decision,
+    /// which this one never offers.
+    #[error("`{choose}` is not an option of the decision `{decision}`")]
+    #[diagnostic(code(affray::scenario::wrong_option), help("{help}"))]
+    WrongOption {
+        #[source_code]
+        src: NamedSource<Arc<str>>,
+        #[label("`{decision}` never offers this")]
+        span: SourceSpan,
+        #[label("this decision")]
+        decision_span: SourceSpan,
+        choose: String,
+        decision: String,
+        help: String,
     },
 
     /// `strike_rank = "fast"` where the ruleset declares a number; `armour = { head = true }`.
@@ -167,8 +202,10 @@ impl ScenarioProblem {
 /// combatant (in its round), or never offered its choice, or (without `who`) an entry
 /// before it in the queue was never used either. An error when the fight is a test
 /// (`--dice`), a warning otherwise (a seeded fight may go another way).
+/// In `affray check`, where the scenario was fought with a few seeds, an entry none of
+/// those fights used: a warning (a fight of another seed may go another way).
 #[derive(Debug, Error)]
-#[error("the scripted choice `{choose}` for {whose}`{decision}` was never used")]
+#[error("the scripted choice `{choose}` for {whose}`{decision}` was never used{fought}")]
 pub struct UnusedChoice {
     pub src: NamedSource<Arc<str>>,
     pub span: Span,
@@ -178,6 +215,10 @@ pub struct UnusedChoice {
     pub whose: String,
     pub keyed: bool,
     pub severity: miette::Severity,
+    /// Where `check` fought the scenario: the seeds (`1, 2 and 3`).
+    pub seeds: Option<String>,
+    /// " in the fights with seeds 1, 2 and 3" in `check`, else "".
+    fought: String,
 }
 
 impl UnusedChoice {
@@ -197,13 +238,27 @@ impl UnusedChoice {
             whose,
             keyed: choice.who.is_some(),
             severity,
+            seeds: None,
+            fought: String::new(),
         }
+    }
+
+    /// The entry as `check` reports it: none of its fights, with `seeds`, used it.
+    pub fn in_check(mut self, seeds: &str) -> Self {
+        self.fought = format!(" in the fights with seeds {seeds}");
+        self.seeds = Some(seeds.to_string());
+        self.severity = miette::Severity::Warning;
+        self
     }
 }
 
 impl Diagnostic for UnusedChoice {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        Some(Box::new("affray::fight::unused_choice"))
+        Some(Box::new(if self.seeds.is_some() {
+            "affray::check::unused_choice"
+        } else {
+            "affray::fight::unused_choice"
+        }))
     }
 
     fn severity(&self) -> Option<miette::Severity> {
@@ -211,6 +266,16 @@ impl Diagnostic for UnusedChoice {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        if let Some(seeds) = &self.seeds {
+            let why = if self.keyed {
+                "did this combatant's decision come (in this round) with this option offered"
+            } else {
+                "did this entry stand at the head of the queue when its decision came: entries without `who` are used in order; give it `who` (and `round`) to match it wherever it comes"
+            };
+            return Some(Box::new(format!(
+                "check fights each scenario with seeds {seeds} (`affray fight` with one of them shows the log), and in none of them {why}. A fight of another seed may go another way: leave an entry meant for such a fight"
+            )));
+        }
         Some(Box::new(if self.keyed {
             "the decision never came for this combatant (in this round) with this option offered: look in the log for its `chooses` lines"
         } else {

@@ -60,6 +60,10 @@ fn key_span(file: &SourceFile, key: &Spanned<String>) -> Span {
     }
 }
 
+/// How far from 0 a start initiative may be: far beyond any rule's (OpenD6 adds 1000
+/// for surprise), short of what the sums of a round could overflow.
+const MAX_INITIATIVE: i64 = 100_000;
+
 struct Known {
     weapons: Vec<String>,
     armour: Vec<String>,
@@ -285,6 +289,9 @@ impl Check<'_> {
                 "affray::scenario::unknown_choice",
                 "offered by combat.toml, the tables, the equipment or the scripts",
             );
+            if fine {
+                fine &= self.offered_by(entry, combatants);
+            }
             for who in entry.by.iter().chain(&entry.who) {
                 fine &= self.known_name(
                     who,
@@ -336,6 +343,44 @@ impl Check<'_> {
             });
         }
         choices
+    }
+
+    /// An entry's option among those its decision may offer, where the ruleset knows
+    /// them all before a fight (`Ruleset::decision_options`): `trip` is an option of
+    /// `manoeuvre`, never of `reaction`.
+    fn offered_by(&mut self, entry: &ChoiceEntry, combatants: &[String]) -> bool {
+        let decision = entry.decision.get_ref();
+        let Some(options) = self.ruleset.decision_options(decision, combatants) else {
+            return true;
+        };
+        let choose = entry.choose.get_ref();
+        if options.iter().any(|option| option == choose) {
+            return true;
+        }
+        let shown: Vec<String> = options.iter().map(|o| crate::source::excerpt(o)).collect();
+        let list = if shown.is_empty() {
+            "none".to_string()
+        } else {
+            shown.join(", ")
+        };
+        let close = crate::names::suggest(choose, &options).map_or(String::new(), |close| {
+            format!("did you mean `{}`? ", crate::source::excerpt(close))
+        });
+        self.problems.push(
+            ScenarioProblem::WrongOption {
+                src: self.file.named(),
+                span: inside(&entry.choose).into(),
+                decision_span: inside(&entry.decision).into(),
+                choose: crate::source::excerpt(choose),
+                decision: crate::source::excerpt(decision),
+                help: format!(
+                    "{close}the options `{}` may offer: {list}",
+                    crate::source::excerpt(decision)
+                ),
+            }
+            .into(),
+        );
+        false
     }
 
     /// A name of a decision or an option: see `choices`.
@@ -705,6 +750,10 @@ impl Check<'_> {
             "affray::scenario::unknown_weapon",
             "of this combatant's `weapons`",
         );
+        let initiative = entry
+            .initiative
+            .as_ref()
+            .and_then(|value| self.initiative(value));
         let count = entry.count.as_ref().map_or(1, |c| *c.get_ref());
         let base = CombatantSpec {
             name: Name::new(entry.name.get_ref()),
@@ -722,6 +771,7 @@ impl Check<'_> {
             tactics: self.style(entry.tactics.as_ref()),
             conditions: conditions.iter().map(Name::from).collect(),
             actions_spent: entry.actions_spent.unwrap_or(0),
+            initiative,
             damage_taken,
             dropped: dropped.iter().map(Name::from).collect(),
         };
@@ -734,6 +784,29 @@ impl Check<'_> {
                 ..base.clone()
             })
             .collect()
+    }
+
+    /// A start initiative: a whole number within [`MAX_INITIATIVE`] either way.
+    fn initiative(&mut self, value: &Spanned<toml::Value>) -> Option<i64> {
+        let label = match value.get_ref() {
+            toml::Value::Integer(n) if n.unsigned_abs() <= MAX_INITIATIVE.unsigned_abs() => {
+                return Some(*n);
+            }
+            toml::Value::Integer(_) => "too far from 0",
+            _ => "not a whole number",
+        };
+        let range = value.span();
+        self.problems.push(
+            ScenarioProblem::Initiative {
+                src: self.file.named(),
+                span: Span::new(range.start, range.end).into(),
+                shown: crate::source::excerpt(&self.file.text()[range]),
+                label,
+                max: MAX_INITIATIVE,
+            }
+            .into(),
+        );
+        None
     }
 
     fn statistic(
