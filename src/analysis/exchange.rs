@@ -119,6 +119,9 @@ impl Exchange {
         let fight = FightHandle::new(Arc::clone(&self.ruleset), &self.scenario, setup)?;
         fight.run_one_turn(self.attacker)?;
         let events = fight.take_events();
+        if let Some(action) = &self.action {
+            self.check_action(action, &events)?;
+        }
         let mut figures = FightFigures::of_events(&events);
         let defender = self.defender_name();
         let mut damage = 0;
@@ -139,6 +142,37 @@ impl Exchange {
         figures.add(Section::Exchange, &format!("damage to {defender}"), damage);
         figures.rounds = 1;
         Ok((figures, fight.dice_trace()))
+    }
+}
+
+impl Exchange {
+    /// `--action` was the attacker's action. A decision with one option is logged
+    /// without asking the chooser, so the log, not the chooser, tells whether the action
+    /// asked for was taken.
+    fn check_action(&self, action: &str, events: &[Event]) -> Result<(), FightError> {
+        let who = self.attacker_name();
+        let chosen = events.iter().find_map(|event| match event {
+            Event::Choice {
+                who: chooser,
+                decision,
+                options,
+                chosen,
+                ..
+            } if *chooser == who && *decision == "action" => Some((options, chosen)),
+            _ => None,
+        });
+        match chosen {
+            None => Err(FightError::ActionNotAsked {
+                who: who.to_string(),
+                chosen: action.to_string(),
+            }),
+            Some((options, chosen)) if *chosen != action => Err(FightError::ActionNotOffered {
+                who: who.to_string(),
+                chosen: action.to_string(),
+                options: crate::names::join(options, ", "),
+            }),
+            Some(_) => Ok(()),
+        }
     }
 }
 
