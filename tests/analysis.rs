@@ -591,3 +591,34 @@ fn the_opend6_odds_report_wound_levels_as_the_main_figure() {
     );
     assert!(!report.contains("takes damage"), "{report}");
 }
+
+/// A long tail of rare damage (the 3d6 great axe's criticals reach past 80) is one last
+/// bar, `N+`, as tall as the chance of all of it, so that the likely amounts keep bars
+/// wide enough to read.
+#[test]
+fn the_odds_plot_gathers_a_long_tail_of_damage_into_one_bar() {
+    let (odds, drawn, bars) = odds_plot(
+        "odds-plot-tail",
+        "rulesets/3d6-hex/scenarios/knight_against_great_axe.toml",
+    );
+    let damage: Vec<(i64, f64)> = odds["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
+        .filter(|pair| pair.0 > 0)
+        .collect();
+    let (least, most) = (damage[0].0, damage[damage.len() - 1].0);
+    assert!(most - least > 40, "a long tail: {damage:?}");
+    assert!(bars.len() < 40, "{} bars", bars.len());
+    let tail = least + bars.len() as i64 - 1;
+    assert!(
+        drawn.contains(&format!("\n{tail}+\n")),
+        "the last bar is named {tail}+"
+    );
+    let mut chances: Vec<f64> = (least..tail)
+        .map(|amount| damage.iter().find(|d| d.0 == amount).map_or(0.0, |d| d.1))
+        .collect();
+    chances.push(damage.iter().filter(|d| d.0 >= tail).map(|d| d.1).sum());
+    assert_bars_in_proportion(&bars, &chances);
+}

@@ -581,10 +581,10 @@ pub fn damage_svg(odds: &Odds) -> Result<String, String> {
 }
 
 /// The bars of a damage distribution: every amount from the least to the most taken
-/// above 0, as a percentage (0 where never taken). A long tail (a critical's rare
-/// damage) is one last bar, `N+`, so that the bars of the likely amounts stay wide: the
-/// bars go on while they are fewer than `MOST_DAMAGE_BARS` or until 99% of the chance of
-/// damage is drawn. With no damage at all, the one bar of no damage.
+/// above 0, as a percentage (0 where never taken). Where that is more than
+/// `MOST_DAMAGE_BARS` amounts, the tail past 99% of the chance of damage (a critical's
+/// rare damage) is one last bar, `N+`, so that the bars of the likely amounts stay wide.
+/// With no damage at all, the one bar of no damage.
 fn damage_bars(damage: &[(i64, f64)]) -> (Vec<String>, Vec<f64>) {
     let taken: Vec<(i64, f64)> = damage.iter().copied().filter(|d| d.0 > 0).collect();
     let (Some(first), Some(last)) = (taken.first(), taken.last()) else {
@@ -595,11 +595,11 @@ fn damage_bars(damage: &[(i64, f64)]) -> (Vec<String>, Vec<f64>) {
     };
     let through: f64 = taken.iter().map(|d| d.1).sum();
     let chance_of = |amount: i64| taken.iter().find(|d| d.0 == amount).map_or(0.0, |d| d.1);
+    let long = last.0 - first.0 >= MOST_DAMAGE_BARS as i64;
     let mut bars = Vec::new();
     let mut drawn = 0.0;
     for amount in first.0..=last.0 {
-        let far = bars.len() + 1 >= MOST_DAMAGE_BARS && drawn >= 0.99 * through;
-        if far && amount < last.0 {
+        if long && drawn >= 0.99 * through && amount < last.0 {
             bars.push((format!("{amount}+"), (through - drawn) * 100.0));
             break;
         }
