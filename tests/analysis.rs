@@ -389,3 +389,236 @@ fn compare_until_settled_stops_when_every_win_rate_is_settled() {
         "{out}"
     );
 }
+
+/// An attribute of an SVG element, as a number.
+fn attribute(element: &str, name: &str) -> f64 {
+    let start = element
+        .find(&format!(" {name}=\""))
+        .unwrap_or_else(|| panic!("no {name} in {element}"))
+        + name.len()
+        + 3;
+    let end = start + element[start..].find('"').unwrap();
+    element[start..end].parse().unwrap()
+}
+
+/// The rectangles of an SVG: (element, x, width, height).
+fn rectangles(svg: &str) -> Vec<(String, f64, f64, f64)> {
+    svg.split("<rect")
+        .skip(1)
+        .map(|rest| {
+            let element = rest[..rest.find('>').unwrap()].to_string();
+            let (x, width, height) = (
+                attribute(&element, "x"),
+                attribute(&element, "width"),
+                attribute(&element, "height"),
+            );
+            (element, x, width, height)
+        })
+        .collect()
+}
+
+/// `odds --plot` of a duel, with the same run's figures as JSON: the bars of the chart
+/// (drawn in the odds' colour, the legend's swatch left out), left to right.
+fn odds_plot(case: &str, scenario: &str) -> (Value, String, Vec<(f64, f64, f64)>) {
+    let svg = scratch(case).join("odds.svg");
+    let odds: Value = serde_json::from_str(&run_ok(&[
+        "odds",
+        scenario,
+        "--seed",
+        "1",
+        "--json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let drawn = fs::read_to_string(&svg).unwrap();
+    let rectangles = rectangles(&drawn);
+    // Nothing drawn backwards: the old chart's bars had negative widths.
+    for (element, _, width, height) in &rectangles {
+        assert!(*width >= 0.0 && *height >= 0.0, "{element}");
+    }
+    let mut bars: Vec<(f64, f64, f64)> = rectangles
+        .into_iter()
+        .filter(|(element, ..)| {
+            element.contains("fill=\"#D55E00\"") && element.contains("opacity=\"0.85\"")
+        })
+        .map(|(_, x, width, height)| (x, width, height))
+        .collect();
+    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
+    (odds, drawn, bars)
+}
+
+/// Each bar as tall as its chance: the tallest bar the likeliest, the others in
+/// proportion (to a pixel), side by side without overlapping.
+fn assert_bars_in_proportion(bars: &[(f64, f64, f64)], chances: &[f64]) {
+    assert_eq!(bars.len(), chances.len(), "one bar per value: {bars:?}");
+    let tallest = bars.iter().map(|b| b.2).fold(0.0, f64::max);
+    let likeliest = chances.iter().copied().fold(0.0, f64::max);
+    assert!(
+        tallest > 100.0,
+        "the tallest bar fills the chart: {tallest}px"
+    );
+    for ((x, width, height), chance) in bars.iter().zip(chances) {
+        assert!(*width >= 5.0, "a bar {width}px wide at {x}");
+        let expected = chance / likeliest * tallest;
+        assert!(
+            (height - expected).abs() <= 1.5,
+            "bar at {x}: {height}px for {chance}, expected {expected:.1}px"
+        );
+    }
+    for pair in bars.windows(2) {
+        assert!(pair[0].0 + pair[0].1 <= pair[1].0, "{pair:?} overlap");
+    }
+}
+
+/// The Legend duel's damage chart: one bar for each amount from the least to the most
+/// damage that gets through, as tall as its chance; the exchanges without damage said in
+/// the caption, not drawn (they would dwarf the rest).
+#[test]
+fn the_odds_plot_draws_each_amount_of_damage_as_tall_as_its_chance() {
+    let (odds, drawn, bars) = odds_plot("odds-plot-legend", DUEL);
+    let damage: Vec<(i64, f64)> = odds["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
+        .filter(|pair| pair.0 > 0)
+        .collect();
+    let (least, most) = (damage[0].0, damage[damage.len() - 1].0);
+    assert!(least >= 1 && most > least + 5, "{damage:?}");
+    let chances: Vec<f64> = (least..=most)
+        .map(|amount| damage.iter().find(|d| d.0 == amount).map_or(0.0, |d| d.1))
+        .collect();
+    assert_bars_in_proportion(&bars, &chances);
+    let through = odds["damage_through"].as_f64().unwrap();
+    assert!(
+        drawn.contains(&format!(
+            "damage gets through in {:.1}% of exchanges; none in the other {:.1}% (not drawn)",
+            through * 100.0,
+            (1.0 - through) * 100.0
+        )),
+        "the caption says how often no damage gets through"
+    );
+}
+
+/// OpenD6 records wound levels, not damage: its sword duel's chart and report give the
+/// chance of each wound level, and no hit points lost.
+#[test]
+fn the_opend6_odds_report_wound_levels_as_the_main_figure() {
+    let scenario = "rulesets/opend6/scenarios/sword_duel.toml";
+    let (odds, drawn, bars) = odds_plot("odds-plot-opend6", scenario);
+    assert_eq!(odds["wound_levels_main"], true);
+    assert_eq!(odds["damage_through"], 0.0);
+    let wounds: Vec<(String, f64)> = odds["wounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| {
+            (
+                pair[0].as_str().unwrap().to_string(),
+                pair[1].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let levels: Vec<&str> = wounds.iter().map(|w| w.0.as_str()).collect();
+    for level in ["stunned", "wounded", "incapacitated"] {
+        assert!(levels.contains(&level), "{levels:?}");
+    }
+    let chances: Vec<f64> = wounds.iter().map(|w| w.1).collect();
+    assert_bars_in_proportion(&bars, &chances);
+    assert!(drawn.contains("Wounds to Brenna in one exchange with Aldric"));
+
+    // About one exchange in six wounds Brenna: her damage resistance (5D) against the
+    // sword's damage (3D+2) when the attack gets through. The chance of any wound is at
+    // least that of its likeliest level, and at most their sum.
+    let wounded = odds["wounded"].as_f64().unwrap();
+    assert!((0.14..0.20).contains(&wounded), "wounded {wounded}");
+    let sum: f64 = chances.iter().sum();
+    assert!(
+        chances[0] <= wounded && wounded <= sum + 1e-9,
+        "{wounded} {chances:?}"
+    );
+
+    // Against sampled single exchanges: the same chance of a wound, and of each level.
+    let sampled: Value = serde_json::from_str(&run_ok(&[
+        "simulate",
+        scenario,
+        "--exchange",
+        "--fights",
+        "4000",
+        "--seed",
+        "2",
+        "--json",
+    ]))
+    .unwrap();
+    let figures = sampled["figures"].as_array().unwrap();
+    let per_exchange = |name: &str| {
+        let line = figures
+            .iter()
+            .find(|f| f["section"] == "exchange" && f["name"] == name)
+            .unwrap_or_else(|| panic!("no `{name}` in the sampled exchanges"));
+        let half = (line["interval"]["high"].as_f64().unwrap()
+            - line["interval"]["low"].as_f64().unwrap())
+            / 2.0;
+        (line["per_fight"].as_f64().unwrap(), half)
+    };
+    let (mean, half) = per_exchange("Brenna wounded");
+    assert!(
+        (wounded - mean).abs() <= 2.5 * half + 0.002,
+        "wounded: odds {wounded:.4}, sampled {mean:.4} ± {half:.4}"
+    );
+    for (level, chance) in &wounds {
+        if *chance > 0.02 {
+            let (mean, half) = per_exchange(&format!("Brenna wounded: {level}"));
+            assert!(
+                (chance - mean).abs() <= 2.5 * half + 0.002,
+                "{level}: odds {chance:.4}, sampled {mean:.4} ± {half:.4}"
+            );
+        }
+    }
+
+    let report = run_ok(&["odds", scenario, "--seed", "1"]);
+    assert!(
+        report.contains(&format!(
+            "Brenna is wounded: {:.2}%  (takes a wound level of the ruleset)",
+            wounded * 100.0
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains("Brenna loses no hit points in any branch: this ruleset records wound levels, not damage"),
+        "{report}"
+    );
+    assert!(!report.contains("takes damage"), "{report}");
+}
+
+/// A long tail of rare damage (the 3d6 great axe's criticals reach past 80) is one last
+/// bar, `N+`, as tall as the chance of all of it, so that the likely amounts keep bars
+/// wide enough to read.
+#[test]
+fn the_odds_plot_gathers_a_long_tail_of_damage_into_one_bar() {
+    let (odds, drawn, bars) = odds_plot(
+        "odds-plot-tail",
+        "rulesets/3d6-hex/scenarios/knight_against_great_axe.toml",
+    );
+    let damage: Vec<(i64, f64)> = odds["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
+        .filter(|pair| pair.0 > 0)
+        .collect();
+    let (least, most) = (damage[0].0, damage[damage.len() - 1].0);
+    assert!(most - least > 40, "a long tail: {damage:?}");
+    assert!(bars.len() < 40, "{} bars", bars.len());
+    let tail = least + bars.len() as i64 - 1;
+    assert!(
+        drawn.contains(&format!("\n{tail}+\n")),
+        "the last bar is named {tail}+"
+    );
+    let mut chances: Vec<f64> = (least..tail)
+        .map(|amount| damage.iter().find(|d| d.0 == amount).map_or(0.0, |d| d.1))
+        .collect();
+    chances.push(damage.iter().filter(|d| d.0 >= tail).map(|d| d.1).sum());
+    assert_bars_in_proportion(&bars, &chances);
+}

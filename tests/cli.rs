@@ -374,3 +374,41 @@ fn a_closed_pipe_ends_the_command_quietly() {
     assert_eq!(output.status.code(), Some(141), "{}", text(&output.stderr));
     assert_eq!(text(&output.stderr), "");
 }
+
+/// `--action` naming an action the attacker is not offered is a mistake of the command
+/// line: the diagnostic names the option and lists the actions offered, whatever the
+/// scenario's `[[choices]]` hold (OpenD6's knockout scripts the Thug's actions), and
+/// where the action offered is the only one. An action given where the turn asks for none
+/// is said too, not ignored.
+#[test]
+fn odds_with_an_action_the_attacker_cannot_take_blames_the_command_line() {
+    for (name, scenario) in [
+        (
+            "odds_action_not_offered",
+            "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+        ),
+        (
+            "odds_action_not_offered_beside_scripted_choices",
+            "rulesets/opend6/scenarios/knockout.toml",
+        ),
+        // One action offered: the fight takes it without asking.
+        (
+            "odds_action_offered_alone",
+            "tests/fixtures/d20_skirmish/scenarios/skirmish.toml",
+        ),
+        // The Guard is caught from behind: his turn asks for no action.
+        (
+            "odds_action_not_asked",
+            "rulesets/3d6-hex/scenarios/ambush_from_behind.toml",
+        ),
+    ] {
+        let output = affray(&["odds", scenario, "--action", "charge", "--seed", "1"]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(!stderr.contains("[[choices]]"), "{name}: {stderr}");
+        assert!(stderr.contains("--action charge"), "{name}: {stderr}");
+        insta::with_settings!({ snapshot_path => "../snapshots/cli", prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!(name, stderr);
+        });
+    }
+}

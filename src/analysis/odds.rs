@@ -40,6 +40,10 @@ struct Weighted {
     sampled_weight: u128,
     figures: BTreeMap<FigureKey, i128>,
     damage: BTreeMap<i64, u128>,
+    /// The weight of leaves in which the defender took a wound of any level.
+    wounded: u128,
+    /// By wound level, the weight of leaves in which the defender took one.
+    wounds: BTreeMap<String, u128>,
     enumerated: BTreeSet<String>,
     sampled: BTreeSet<String>,
 }
@@ -55,6 +59,10 @@ impl Weighted {
         }
         for (damage, weight) in other.damage {
             *self.damage.entry(damage).or_insert(0) += weight;
+        }
+        self.wounded += other.wounded;
+        for (level, weight) in other.wounds {
+            *self.wounds.entry(level).or_insert(0) += weight;
         }
         self.enumerated.extend(other.enumerated);
         self.sampled.extend(other.sampled);
@@ -80,10 +88,18 @@ pub struct Odds {
     pub enumerated: Vec<String>,
     /// Dice sampled below the branching limit, by purpose.
     pub sampled: Vec<String>,
-    /// Probability that the defender took damage.
-    pub hit: f64,
+    /// Probability that damage got through to the defender: the blow got past the
+    /// defence and its damage past the armour, and took hit points.
+    pub damage_through: f64,
     /// Damage to the defender as taken (after defences and armour): (amount, probability).
     pub damage: Vec<(i64, f64)>,
+    /// Probability that the defender took a wound of some level the ruleset records.
+    pub wounded: f64,
+    /// Each wound level the defender took, with its probability, the likeliest first.
+    pub wounds: Vec<(String, f64)>,
+    /// The ruleset records wound levels rather than hit points lost (no branch took hit
+    /// points, some took a wound level): the wound levels are the main figure.
+    pub wound_levels_main: bool,
     /// Expected count of each figure in one exchange (a probability for what happens at
     /// most once).
     pub figures: Vec<OddsLine>,
@@ -103,11 +119,20 @@ pub fn odds(exchange: &Exchange, branches: u64, seed: u64) -> Result<Odds, Fight
     let total = weighted.total.max(1) as f64;
     let probability = |weight: u128| weight as f64 / total;
     let defender = exchange.defender_name().to_string();
-    let hit_key = FigureKey {
-        section: Section::Exchange,
-        name: format!("{defender} hit"),
-    };
     let sampled_share = probability(weighted.sampled_weight);
+    let damage_through: u128 = weighted
+        .damage
+        .iter()
+        .filter(|(amount, _)| **amount > 0)
+        .map(|(_, weight)| weight)
+        .sum();
+    let mut wounds: Vec<(String, f64)> = weighted
+        .wounds
+        .iter()
+        .map(|(level, &weight)| (level.clone(), probability(weight)))
+        .collect();
+    // The likeliest first (a ruleset names its wound levels but gives them no order).
+    wounds.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Ok(Odds {
         scenario: exchange.scenario.title.clone(),
         attacker: exchange.attacker_name().to_string(),
@@ -118,10 +143,10 @@ pub fn odds(exchange: &Exchange, branches: u64, seed: u64) -> Result<Odds, Fight
         seed,
         enumerated: weighted.enumerated.into_iter().collect(),
         sampled: weighted.sampled.into_iter().collect(),
-        hit: weighted
-            .figures
-            .get(&hit_key)
-            .map_or(0.0, |&w| w as f64 / total),
+        damage_through: probability(damage_through),
+        wounded: probability(weighted.wounded),
+        wound_levels_main: damage_through == 0 && weighted.wounded > 0,
+        wounds,
         damage: weighted
             .damage
             .iter()
@@ -149,7 +174,8 @@ fn explore(
     let leaf_seed = prefix
         .iter()
         .fold(seed, |s, &face| fight_seed(s, u64::from(face)));
-    let (figures, trace) = exchange.run(DiceSource::planned(prefix.clone(), leaf_seed))?;
+    let played = exchange.play(DiceSource::planned(prefix.clone(), leaf_seed))?;
+    let (figures, trace) = (played.figures, played.trace);
     let depth = prefix.len();
     if let Some(next) = trace.get(depth) {
         let sides = u64::from(next.sides);
@@ -175,12 +201,13 @@ fn explore(
         total: weight,
         ..Weighted::default()
     };
-    let defender_damage = figures
-        .counts
-        .iter()
-        .find(|(key, _)| key.section == Section::Exchange && key.name.starts_with("damage to "))
-        .map_or(0, |(_, &amount)| amount);
-    leaf.damage.insert(defender_damage, weight);
+    leaf.damage.insert(played.harm.damage, weight);
+    if !played.harm.wounds.is_empty() {
+        leaf.wounded = weight;
+    }
+    for level in &played.harm.wounds {
+        leaf.wounds.insert(level.to_string(), weight);
+    }
     for (key, count) in figures.counts {
         leaf.figures.insert(key, i128::from(count) * weight as i128);
     }
@@ -222,26 +249,18 @@ impl Odds {
                 list(&self.sampled)
             );
         }
-        let _ = writeln!(
-            out,
-            "\n{} takes damage: {:.2}%",
-            self.defender,
-            self.hit * 100.0
-        );
-        let _ = writeln!(
-            out,
-            "\ndamage to {} after defences and armour",
-            self.defender
-        );
-        let top = self
-            .damage
-            .iter()
-            .map(|d| d.1)
-            .fold(0.0, f64::max)
-            .max(1e-12);
-        for (amount, probability) in &self.damage {
-            let bar = "█".repeat((probability / top * 40.0).round() as usize);
-            let _ = writeln!(out, "  {amount:>4}  {:>6.2}%  {bar}", probability * 100.0);
+        if self.wound_levels_main {
+            self.render_wounds(&mut out);
+            let _ = writeln!(
+                out,
+                "\n{} loses no hit points in any branch: this ruleset records wound levels, not damage",
+                self.defender
+            );
+        } else {
+            self.render_damage(&mut out);
+            if !self.wounds.is_empty() {
+                self.render_wounds(&mut out);
+            }
         }
         let mut section = None;
         for line in &self.figures {
@@ -260,6 +279,63 @@ impl Odds {
             );
         }
         out
+    }
+}
+
+impl Odds {
+    /// The chance of damage getting through and its distribution.
+    fn render_damage(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "\n{} takes damage: {:.2}%  (the blow gets past the defence, and its damage past the armour)",
+            self.defender,
+            self.damage_through * 100.0
+        );
+        let _ = writeln!(
+            out,
+            "\ndamage to {} after defences and armour",
+            self.defender
+        );
+        let top = self
+            .damage
+            .iter()
+            .map(|d| d.1)
+            .fold(0.0, f64::max)
+            .max(1e-12);
+        for (amount, probability) in &self.damage {
+            let bar = "█".repeat((probability / top * 40.0).round() as usize);
+            let _ = writeln!(out, "  {amount:>4}  {:>6.2}%  {bar}", probability * 100.0);
+        }
+    }
+
+    /// The chance of a wound, and of each wound level.
+    fn render_wounds(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "\n{} is wounded: {:.2}%  (takes a wound level of the ruleset)",
+            self.defender,
+            self.wounded * 100.0
+        );
+        let _ = writeln!(
+            out,
+            "\nwound levels {} takes (an exchange may give more than one)",
+            self.defender
+        );
+        let top = self
+            .wounds
+            .iter()
+            .map(|w| w.1)
+            .fold(0.0, f64::max)
+            .max(1e-12);
+        for (level, probability) in &self.wounds {
+            let bar = "█".repeat((probability / top * 40.0).round() as usize);
+            let _ = writeln!(
+                out,
+                "  {:<20}  {:>6.2}%  {bar}",
+                Words(level).to_string(),
+                probability * 100.0
+            );
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Charts of a report as SVG (plotters' SVG backend: no system libraries, text left to the
 //! viewer's fonts), for `--plot FILE.svg` and inline in `--report FILE.html`. Every chart
-//! has a title, named axes, a legend, its values written on it, its 95% intervals, and a
+//! has a title, named axes, a legend, its values written on it (where there is room), its 95% intervals, and a
 //! footer with the scenario, the ruleset, the number of fights and the seed.
 
 use std::path::Path;
@@ -80,6 +80,14 @@ fn with_footer<'a>(area: &Area<'a>, text: &str) -> Result<Area<'a>, Box<dyn std:
     Ok(chart)
 }
 
+/// The most bars of a chart whose values are written above them: past that they would
+/// overlap (a chart of damage from 1 to 40, say).
+const MOST_VALUES_WRITTEN: usize = 24;
+
+/// The most groups of a chart named under the axis: past that every second (third, ...)
+/// is named, so that the names do not run into each other.
+const MOST_GROUPS_NAMED: usize = 30;
+
 /// One series of bars: a value (and its 95% interval) per group.
 pub struct Series {
     pub name: String,
@@ -106,6 +114,7 @@ pub fn grouped_bars(
     top: f64,
 ) -> Drawn {
     let n = groups.len().max(1);
+    let stride = n.div_ceil(MOST_GROUPS_NAMED);
     let mut chart = ChartBuilder::on(area)
         .caption(labels.title, CAPTION)
         .margin(12)
@@ -118,7 +127,8 @@ pub fn grouped_bars(
         .x_labels(n + 1)
         .x_label_formatter(&|x| {
             let index = x.round();
-            if (x - index).abs() < 1e-6 && index >= 0.0 {
+            // Every group named while the names fit, else every `stride`-th.
+            if (x - index).abs() < 1e-6 && index >= 0.0 && (index as usize).is_multiple_of(stride) {
                 groups.get(index as usize).cloned().unwrap_or_default()
             } else {
                 String::new()
@@ -129,7 +139,7 @@ pub fn grouped_bars(
             if labels.unit == "%" && *y > 100.0 {
                 String::new()
             } else {
-                format!("{y}")
+                tick(*y)
             }
         })
         .x_desc(labels.x)
@@ -165,12 +175,21 @@ pub fn grouped_bars(
                 })
             },
         ))?;
+        // Values written where there is room for them, and not on an empty place.
+        let room = n * series.len() <= MOST_VALUES_WRITTEN;
         chart.draw_series(
             one.values
                 .iter()
                 .enumerate()
+                .filter(|&(_, &(value, _))| room && value != 0.0)
                 .map(|(g, &(value, interval))| {
                     let above = interval.map_or(value, |(_, high)| high.max(value));
+                    // A small percentage keeps two decimals, so that it does not read 0.0%.
+                    let decimals = if labels.unit == "%" && value < 1.0 {
+                        2
+                    } else {
+                        decimals
+                    };
                     Text::new(
                         format!("{value:.decimals$}{}", labels.unit),
                         (left(g) + width * 0.45, above + top * 0.01),
@@ -183,6 +202,12 @@ pub fn grouped_bars(
         .iter()
         .any(|s| s.values.iter().any(|v| v.1.is_some()));
     legend(&mut chart, intervals)
+}
+
+/// A value on an axis without the float's noise (0.6, not 0.6000000001).
+fn tick(value: f64) -> String {
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The legend of a chart in its upper right corner, with a line for the bars of 95%
@@ -475,13 +500,29 @@ pub fn sweep(report: &SweepReport, path: &Path) -> Result<(), Problems> {
     write(path, sweep_svg(report))
 }
 
-/// The distribution of damage to the defender in one exchange.
+/// What one exchange did to the defender: the damage that got through, one bar for each
+/// amount from the least to the most (an amount never taken is an empty place, so the
+/// axis reads as numbers); an exchange that did no damage is said in the caption, not
+/// drawn, so that the bars of the damage taken are not dwarfed by it. For a ruleset that
+/// records wound levels rather than damage, the chance of each wound level.
 pub fn damage(odds: &Odds, path: &Path) -> Result<(), Problems> {
-    let svg = render((900, 460), |root| {
-        let title = format!(
-            "Damage to {} in one exchange with {}",
-            odds.defender, odds.attacker
-        );
+    write(path, damage_svg(odds))
+}
+
+pub fn damage_svg(odds: &Odds) -> Result<String, String> {
+    render((900, 460), |root| {
+        let wounds = odds.wound_levels_main;
+        let title = if wounds {
+            format!(
+                "Wounds to {} in one exchange with {}",
+                odds.defender, odds.attacker
+            )
+        } else {
+            format!(
+                "Damage to {} in one exchange with {}",
+                odds.defender, odds.attacker
+            )
+        };
         let root = root.titled(&title, TITLE)?;
         let how = if odds.exact {
             "exact: every face of every die".to_string()
@@ -489,24 +530,84 @@ pub fn damage(odds: &Odds, path: &Path) -> Result<(), Problems> {
             format!("some dice sampled, seed {}", odds.seed)
         };
         let root = with_footer(&root, &format!("{}: one exchange, {how}", odds.scenario))?;
-        let groups: Vec<String> = odds.damage.iter().map(|(a, _)| a.to_string()).collect();
+        let (groups, values, caption, x, name) = if wounds {
+            (
+                odds.wounds
+                    .iter()
+                    .map(|(level, _)| affray::names::Words(level).to_string())
+                    .collect::<Vec<_>>(),
+                odds.wounds.iter().map(|w| w.1 * 100.0).collect::<Vec<_>>(),
+                format!(
+                    "{} is wounded in {:.1}% of exchanges (an exchange may give more than one level)",
+                    odds.defender,
+                    odds.wounded * 100.0
+                ),
+                "wound level",
+                "chance of that wound level",
+            )
+        } else {
+            let (groups, values) = damage_bars(&odds.damage);
+            (
+                groups,
+                values,
+                if odds.damage_through > 0.0 {
+                    format!(
+                        "damage gets through in {:.1}% of exchanges; none in the other {:.1}% (not drawn)",
+                        odds.damage_through * 100.0,
+                        (1.0 - odds.damage_through) * 100.0
+                    )
+                } else {
+                    "no damage gets through in any exchange".to_string()
+                },
+                "damage after defences and armour",
+                "chance of that damage",
+            )
+        };
         let series = vec![Series {
-            name: "chance of that damage".into(),
+            name: name.into(),
             colour: COLOURS[1],
-            values: odds
-                .damage
-                .iter()
-                .map(|&(_, probability)| (probability * 100.0, None))
-                .collect(),
+            values: values.iter().map(|&v| (v, None)).collect(),
         }];
-        let top = series[0].values.iter().map(|v| v.0).fold(0.0, f64::max) * 1.15 + 1.0;
+        let top = values.iter().copied().fold(0.0, f64::max) * 1.3;
+        let top = if top > 0.0 { top.min(130.0) } else { 1.0 };
         let labels = Labels {
-            title: "",
-            x: "damage",
+            title: &caption,
+            x,
             y: "chance (%)",
             unit: "%",
         };
-        grouped_bars(&root, &labels, &groups, &series, top.min(110.0))
-    });
-    write(path, svg)
+        grouped_bars(&root, &labels, &groups, &series, top)
+    })
 }
+
+/// The bars of a damage distribution: every amount from the least to the most taken
+/// above 0, as a percentage (0 where never taken). Where that is more than
+/// `MOST_DAMAGE_BARS` amounts, the tail past 99% of the chance of damage (a critical's
+/// rare damage) is one last bar, `N+`, so that the bars of the likely amounts stay wide.
+/// With no damage at all, the one bar of no damage.
+fn damage_bars(damage: &[(i64, f64)]) -> (Vec<String>, Vec<f64>) {
+    let taken: Vec<(i64, f64)> = damage.iter().copied().filter(|d| d.0 > 0).collect();
+    let (Some(first), Some(last)) = (taken.first(), taken.last()) else {
+        return damage
+            .iter()
+            .map(|&(amount, chance)| (amount.to_string(), chance * 100.0))
+            .unzip();
+    };
+    let through: f64 = taken.iter().map(|d| d.1).sum();
+    let chance_of = |amount: i64| taken.iter().find(|d| d.0 == amount).map_or(0.0, |d| d.1);
+    let long = last.0 - first.0 >= MOST_DAMAGE_BARS as i64;
+    let mut bars = Vec::new();
+    let mut drawn = 0.0;
+    for amount in first.0..=last.0 {
+        if long && drawn >= 0.99 * through && amount < last.0 {
+            bars.push((format!("{amount}+"), (through - drawn) * 100.0));
+            break;
+        }
+        drawn += chance_of(amount);
+        bars.push((amount.to_string(), chance_of(amount) * 100.0));
+    }
+    bars.into_iter().unzip()
+}
+
+/// Bars of damage drawn one by one before a long tail is gathered into one.
+const MOST_DAMAGE_BARS: usize = 30;

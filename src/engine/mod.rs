@@ -121,6 +121,14 @@ pub enum FightError {
         chosen: String,
         options: String,
     },
+    /// `--action` given, but the attacker's turn never came to an action (caught by
+    /// surprise, say, or the ruleset decides without asking).
+    #[error("--action {chosen}: {who}'s turn asks for no action to choose")]
+    #[diagnostic(
+        code(affray::usage::action_not_asked),
+        help("the ruleset decides {who}'s action without a choice here: leave --action out")
+    )]
+    ActionNotAsked { who: String, chosen: String },
 }
 
 /// The result of a fight.
