@@ -19,35 +19,85 @@ fn classic_fantasy_checks_clean() {
     assert!(stdout.contains("6 scenarios"), "{stdout}");
 }
 
-/// Aelric (Combat Skill `attacker_skill`, acting first) attacks Berin (55%, three Action
-/// Points: he parries even a miss) with a longsword; Berin parries with a heater shield.
-/// `extra` goes into Aelric's statistics. The dice are given; the fight stops when they
-/// run out, after the part of the exchange a test looks at.
-fn fight(case: &str, attacker_skill: i64, extra: &str, dice: &str) -> String {
-    let scenario = format!(
-        r#"ruleset = "{ruleset}"
+/// Aelric against Berin, both 12 in every characteristic and 55% in the `knight` Combat
+/// Style unless told, Aelric acting first (Initiative Modifier 30, Berin's 0, three Action
+/// Points: he parries even a miss). The dice are given; the fight stops when they run
+/// out, after the part of the exchange a test looks at.
+#[derive(Default)]
+struct Duel<'a> {
+    /// Aelric's weapon (a longsword when empty) and Berin's (broadsword and heater shield).
+    attacker: &'a str,
+    defender: &'a str,
+    aelric_skills: &'a str,
+    /// More of Aelric's statistics (`, difficulty = "hard"`).
+    aelric_statistics: &'a str,
+    /// More keys of each combatant (`armour = ...`, `options = ...`).
+    aelric: &'a str,
+    berin: &'a str,
+    /// The scenario's own keys (`distance = 600`) and its scripted choices.
+    header: &'a str,
+    choices: &'a str,
+}
+
+impl Duel<'_> {
+    fn fight(&self, case: &str, dice: &str) -> String {
+        let or = |given: &'static str, value: &str| {
+            if value.is_empty() {
+                given.to_string()
+            } else {
+                value.to_string()
+            }
+        };
+        let average = "characteristics = { STR = 12, CON = 12, SIZ = 12, DEX = 12, INT = 12, POW = 12, CHA = 12 }";
+        let scenario = format!(
+            r#"ruleset = "{ruleset}"
 title = "One exchange"
+{header}
 
 [[combatants]]
 name = "Aelric"
 side = "a"
-characteristics = {{ STR = 12, CON = 12, SIZ = 12, DEX = 12, INT = 12, POW = 12, CHA = 12 }}
-skills = {{ knight = {attacker_skill} }}
-weapons = ["longsword"]
-statistics = {{ combat_style = "knight", initiative_bonus = 30, action_points = 2{extra} }}
+{average}
+skills = {{ {aelric_skills} }}
+weapons = [{attacker}]
+statistics = {{ combat_style = "knight", initiative_bonus = 30, action_points = 2{aelric_statistics} }}
+{aelric}
 
 [[combatants]]
 name = "Berin"
 side = "b"
-characteristics = {{ STR = 12, CON = 12, SIZ = 12, DEX = 12, INT = 12, POW = 12, CHA = 12 }}
+{average}
 skills = {{ knight = 55 }}
-weapons = ["broadsword", "heater"]
+weapons = [{defender}]
 statistics = {{ combat_style = "knight", initiative_bonus = 0, action_points = 3 }}
-engaged = ["Aelric"]
+{berin}
+
+{choices}
 "#,
-        ruleset = ruleset_path("classic-fantasy"),
-    );
-    fight_with_dice(&format!("cf-{case}"), &scenario, dice)
+            ruleset = ruleset_path("classic-fantasy"),
+            header = self.header,
+            aelric_skills = or("knight = 55", self.aelric_skills),
+            attacker = or(r#""longsword""#, self.attacker),
+            aelric_statistics = self.aelric_statistics,
+            aelric = self.aelric,
+            defender = or(r#""broadsword", "heater""#, self.defender),
+            berin = self.berin,
+            choices = self.choices,
+        );
+        fight_with_dice(&format!("cf-{case}"), &scenario, dice)
+    }
+}
+
+/// Aelric (Combat Skill `attacker_skill`) attacks Berin with a longsword; Berin parries
+/// with a heater shield. `extra` goes into Aelric's statistics.
+fn fight(case: &str, attacker_skill: i64, extra: &str, dice: &str) -> String {
+    Duel {
+        aelric_skills: &format!("knight = {attacker_skill}"),
+        aelric_statistics: extra,
+        berin: r#"engaged = ["Aelric"]"#,
+        ..Duel::default()
+    }
+    .fight(case, dice)
 }
 
 /// A roll of each level against a skill of 55: a critical is 6 or less, 99-00 fumbles.
@@ -65,8 +115,17 @@ fn every_cell_of_the_differential_roll_gives_the_winner_its_special_effects() {
     let levels = ["critical", "success", "failure", "fumble"];
     for (a, attack) in levels.iter().enumerate() {
         for (d, parry) in levels.iter().enumerate() {
-            // The matrix: the better roll wins one Special Effect per level of difference.
-            let (attacker_wins, defender_wins) = if a < d { (d - a, 0) } else { (0, a - d) };
+            // The matrix: the better roll wins one Special Effect per level of difference;
+            // when both fail (a fumble is a failure) the sequence ends with none: "If both
+            // combatants Fail their rolls ... the Attack / Parry sequence ends".
+            let both_fail = a >= 2 && d >= 2;
+            let (attacker_wins, defender_wins) = if both_fail {
+                (0, 0)
+            } else if a < d {
+                (d - a, 0)
+            } else {
+                (0, a - d)
+            };
             let dice = format!("5 5\n{} {}\n", roll_for(attack), roll_for(parry));
             let log = fight(&format!("{attack}-{parry}"), 55, "", &dice);
             assert!(
@@ -107,6 +166,125 @@ fn a_parry_of_equal_size_deflects_everything_and_a_critical_hit_may_circumvent_i
     let log = fight("circumvent", 55, "", "5 5\n3 30\n8 10\n");
     assert!(log.contains("Aelric circumvents the parry"), "{log}");
     assert!(log.contains("Berin takes 8 to chest"), "{log}");
+}
+
+/// Aelric's great axe (2D6+2) against Berin in 4 AP everywhere, who fails his parry:
+/// Aelric's one Special Effect is Sunder. Dice: initiative, attack 30, parry 70, the two
+/// damage dice, location 10 (chest).
+fn sunder(case: &str, damage_dice: &str) -> String {
+    Duel {
+        attacker: r#""great_axe""#,
+        defender: r#""broadsword""#,
+        berin: "armour = { all = 4 }",
+        choices: r#"[[choices]]
+decision = "special_effect"
+choose = "sunder""#,
+        ..Duel::default()
+    }
+    .fight(
+        &format!("sunder-{case}"),
+        &format!("5 5\n30 70\n{damage_dice} 10\n"),
+    )
+}
+
+#[test]
+fn sunder_spends_the_surplus_on_the_armour_and_only_what_remains_on_the_hit_points() {
+    // "Surplus damage over its Armor Points is then used to reduce the AP value of that
+    // armor(ed) location ... If any damage remains after the protection has been reduced
+    // to zero AP, it carries over onto the Hit Points of the location struck."
+    // 6 against 4 AP: 2 surplus, the chest down to 2 AP, no wound.
+    let log = sunder("six", "2 2");
+    assert!(log.contains("→ 6 (dice showed 2, 2)"), "{log}");
+    assert!(log.contains("Berin's chest now has 2 AP"), "{log}");
+    assert!(
+        log.contains("sunder: 2 AP lost on the chest, 0 carries over"),
+        "{log}"
+    );
+    assert!(!log.contains("Berin takes"), "{log}");
+    // 10 against 4 AP: 6 surplus, 4 of it strips the chest to 0 AP, 2 reach the Hit
+    // Points (not 6: the armour is not taken off a second time).
+    let log = sunder("ten", "4 4");
+    assert!(log.contains("Berin's chest now has 0 AP"), "{log}");
+    assert!(log.contains("Berin takes 2 to chest"), "{log}");
+}
+
+#[test]
+fn every_halving_rounds_up() {
+    // A parry one Size smaller "only deflects half damage": the great axe's 7 against a
+    // longsword leaves 4. Dice: initiative, attack 30, parry 30, damage 2 + 3 + 2,
+    // location 10.
+    let log = Duel {
+        attacker: r#""great_axe""#,
+        defender: r#""longsword""#,
+        ..Duel::default()
+    }
+    .fight("parry-half", "5 5\n30 30\n2 3 10\n");
+    assert!(log.contains("→ 7 (dice showed 2, 3)"), "{log}");
+    assert!(
+        log.contains("Longsword deflects half of the damage: 4 left"),
+        "{log}"
+    );
+    // "At Long Range ... the amount of damage is halved": a long bow's 7 at 600 feet
+    // (its range 540) is 4, as the parry's half (it was 3). Dice: initiative, attack 30
+    // unanswered, damage 7, location 10.
+    let log = Duel {
+        attacker: r#""long_bow""#,
+        defender: r#""broadsword""#,
+        header: "distance = 600",
+        choices: r#"[[choices]]
+who = "Aelric"
+decision = "action"
+choose = "attack"
+
+[[choices]]
+who = "Berin"
+decision = "reaction"
+choose = "none"
+
+[[choices]]
+who = "Aelric"
+decision = "special_effect"
+choose = "rapid_reload""#,
+        ..Duel::default()
+    }
+    .fight("long-range", "5 5\n30\n7 10\n");
+    assert!(log.contains("half damage at long range: 4"), "{log}");
+    assert!(log.contains("Berin takes 4 to chest"), "{log}");
+}
+
+#[test]
+fn a_mounted_charge_takes_the_mounts_damage_modifier_two_steps_up() {
+    // "the charge increases ... a bipedal attacker's Damage Modifier by one step; or two
+    // steps if a quadruped (or more legs). Riding characters may substitute their Damage
+    // Modifier for that of their mount instead." A knight on a +1d8 horse charges with
+    // +1d12 (+1d8, +1d10, +1d12 in the progression). Dice: initiative, the charge's
+    // attack 20 (Hard: 37), the lance's damage 10 and Impale's second roll 4, then the
+    // Damage Modifier.
+    let log = Duel {
+        attacker: r#""lance""#,
+        defender: r#""broadsword""#,
+        aelric_skills: "knight = 55, ride = 80",
+        aelric_statistics: r#", mount_damage_modifier = "+1d8""#,
+        aelric: r#"options = ["mounted"]"#,
+        header: "distance = 30",
+        choices: r#"[[choices]]
+who = "Aelric"
+decision = "action"
+choose = "charge"
+
+[[choices]]
+who = "Berin"
+decision = "reaction"
+choose = "none""#,
+        ..Duel::default()
+    }
+    .fight("mounted-charge", "5 5\n20\n10 4 3\n");
+    assert!(log.contains("Aelric charges Berin"), "{log}");
+    assert!(
+        log.contains("Aelric: knight (hard) 37, rolled 20: success"),
+        "{log}"
+    );
+    assert!(log.contains("1D12 damage modifier for Aelric → 3"), "{log}");
 }
 
 /// The attack line Aelric's roll prints at a Difficulty Grade set by the Games Master.
