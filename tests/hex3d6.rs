@@ -735,3 +735,53 @@ fn knockout_takes_half_ht_unrounded() {
     assert!(six.contains("6 - DR 0 = 6 through, 6 hit points"), "{six}");
     assert!(six.contains("HT: knockout for Target"), "{six}");
 }
+
+/// "-HT hit points: roll HT or die, roll again for each 5 hit points lost": with HT 10,
+/// an HT roll at -10, again at -15, -20, ...; a loss that passes two of them rolls
+/// twice, one that passes none rolls nothing.
+#[test]
+fn death_checks_at_minus_ht_and_each_5_more() {
+    // From -9: margin 1 (13), 50% of 10 = 5 cut, x1.5 = 7: -16. Will against stun, then
+    // HT at -10 and at -15.
+    let two = Blow { taken: 19, ..CUT }.fight("death2", "4 4 5  1 1 1  1 1 1  1 1 1");
+    assert!(two.contains("Target takes 7, -16 HP left"), "{two}");
+    assert!(two.contains("death check at -10 HP"), "{two}");
+    assert!(two.contains("death check at -15 HP"), "{two}");
+    assert!(!two.contains("death check at -20 HP"), "{two}");
+    // Margin 0 (14): 25% of 10 = 2 cut, x1.5 = 3: from -9 to -12, one roll; from -11
+    // (the scenario starts him there, the roll at -10 not yet made) to -14, the roll at
+    // -10 and none at -15.
+    let one = Blow { taken: 19, ..CUT }.fight("death1", "5 5 4  1 1 1  1 1 1");
+    assert!(one.contains("Target takes 3, -12 HP left"), "{one}");
+    assert!(one.contains("death check at -10 HP"), "{one}");
+    assert!(!one.contains("death check at -15 HP"), "{one}");
+    let short = Blow { taken: 21, ..CUT }.fight("death0", "5 5 4  1 1 1  1 1 1");
+    assert!(short.contains("Target takes 3, -14 HP left"), "{short}");
+    assert!(short.contains("death check at -10 HP"), "{short}");
+    assert!(!short.contains("death check at -15 HP"), "{short}");
+}
+
+/// The blow that takes him to -HT makes the death check also when it knocks him out: 15
+/// to the head (4) from 1 HP (-14) and the knockout roll failed (18), then HT at -10;
+/// a critical hit on the torso (8 against 14; 3: "target is knocked unconscious", normal
+/// damage) from 1 HP to -14, then HT at -10.
+#[test]
+fn a_knockout_blow_still_makes_the_death_check() {
+    let head = Blow {
+        taken: 9,
+        options: "",
+        ..CUT
+    }
+    .fight("kohead", "3 3 5  1 1 2  6 6 6  1 1 1");
+    assert!(head.contains("Target takes 15, -14 HP left"), "{head}");
+    assert!(head.contains("Target: unconscious"), "{head}");
+    assert!(head.contains("death check at -10 HP"), "{head}");
+    let torso = Blow { taken: 9, ..CUT }.fight("kotorso", "2 3 3  1 1 1  1 1 1");
+    assert!(torso.contains("critical hit for Aldric: 3"), "{torso}");
+    assert!(
+        torso.contains("knocked unconscious by the torso blow"),
+        "{torso}"
+    );
+    assert!(torso.contains("Target takes 15, -14 HP left"), "{torso}");
+    assert!(torso.contains("death check at -10 HP"), "{torso}");
+}
