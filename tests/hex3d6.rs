@@ -785,3 +785,52 @@ fn a_knockout_blow_still_makes_the_death_check() {
     assert!(torso.contains("Target takes 15, -14 HP left"), "{torso}");
     assert!(torso.contains("death check at -10 HP"), "{torso}");
 }
+
+/// "When an attack roll succeeds by 6 or more, the combatant scores a critical hit": the
+/// attack roll's own successes, not what the Active Defence leaves of them. Target
+/// parries (Broadsword 12: 6) and rolls 4: AD 4; the attack succeeded by 6 (8 against
+/// 14): net margin 2, and a critical hit (9: normal damage) at the full damage. A parry
+/// that stops the blow (Broadsword 16: parry 8, rolled 3, AD 7 against 6) leaves no hit
+/// and no critical.
+#[test]
+fn a_critical_hit_is_the_attack_rolls_margin() {
+    let parry = |skill: u32| {
+        format!(
+            "skills = {{ broadsword = {skill} }}\nweapons = [\"broadsword\"]\n{}{}",
+            "\n[[choices]]\nwho = \"Target\"\ndecision = \"defence\"\nchoose = \"parry\"\n",
+            "\n[[choices]]\nwho = \"Target\"\ndecision = \"retreat\"\nchoose = \"stand\"\n"
+        )
+    };
+    let twelve = parry(12);
+    let crit = Blow {
+        target: &twelve,
+        ..CUT
+    }
+    .fight("critparry", "2 3 3  1 1 2  3 3 3  1 1 1");
+    assert!(crit.contains("success, by 6"), "{crit}");
+    assert!(
+        crit.contains("net margin: 6 successes - AD 4 = 2"),
+        "{crit}"
+    );
+    assert!(crit.contains("critical hit for Aldric: 9"), "{crit}");
+    assert!(crit.contains("Aldric: 10 cut x 100% = 10"), "{crit}");
+    assert!(
+        crit.contains("10 - DR 0 = 10 through, 15 hit points"),
+        "{crit}"
+    );
+    let sixteen = parry(16);
+    let stopped = Blow {
+        target: &sixteen,
+        ..CUT
+    }
+    .fight("critstopped", "2 3 3  1 1 1  3 3 3");
+    assert!(
+        stopped.contains("net margin: 6 successes - AD 7 = -1"),
+        "{stopped}"
+    );
+    assert!(
+        stopped.contains("Target stops the attack (parry)"),
+        "{stopped}"
+    );
+    assert!(!stopped.contains("critical hit"), "{stopped}");
+}
