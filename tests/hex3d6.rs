@@ -552,3 +552,285 @@ fn opportunity_fire_at_one_who_comes() {
         "{log}"
     );
 }
+
+// ------------------------------------------------------------------ wounds (issue 20)
+
+/// One blow: Aldric (ST `st`, Broadsword 14, one `weapon`, damage mode `mode`) attacks
+/// Target (HT `ht`, as many hit points, `taken` of them already lost). `target` is more
+/// of Target's lines (skills, weapons, options) and scripted choices; `options` the
+/// fight's. The hit location is rolled unless `options` says `no_random_location`.
+#[derive(Clone, Copy)]
+struct Blow<'a> {
+    st: u32,
+    weapon: &'a str,
+    mode: &'a str,
+    ht: u32,
+    taken: u32,
+    options: &'a str,
+    target: &'a str,
+}
+
+/// ST 12 with a broadsword, Thr+1 crushing: 6 at margin 3 or more, at an unaware
+/// Target of HT 11.
+const CRUSH: Blow = Blow {
+    st: 12,
+    weapon: "broadsword",
+    mode: "thrust_cr",
+    ht: 11,
+    taken: 0,
+    options: "",
+    target: "skills = { broadsword = 12 }\noptions = [\"unaware\"]",
+};
+
+/// ST 12 with the bastard sword, Sw+2 cutting: 10 at margin 3 or more (x1.5 through),
+/// at an unaware Target of HT 10, blows landing on the torso.
+const CUT: Blow = Blow {
+    st: 12,
+    weapon: "bastard_sword",
+    mode: "swing_cut",
+    ht: 10,
+    options: "\"no_random_location\"",
+    ..CRUSH
+};
+
+impl Blow<'_> {
+    /// The log of the fight with these dice (it stops where they run out).
+    fn fight(&self, case: &str, dice: &str) -> String {
+        let Blow {
+            st,
+            weapon,
+            mode,
+            ht,
+            taken,
+            options,
+            target,
+        } = *self;
+        let scenario = format!(
+            r#"ruleset = "{ruleset}"
+title = "One blow"
+options = [{options}]
+
+[[combatants]]
+name = "Aldric"
+side = "a"
+characteristics = {{ ST = {st}, DX = 14, IQ = 10, HT = 10 }}
+skills = {{ broadsword = 14 }}
+weapons = ["{weapon}"]
+hit_points = {{ total = 10 }}
+
+[[combatants]]
+name = "Target"
+side = "b"
+characteristics = {{ ST = 10, DX = 10, IQ = 10, HT = {ht} }}
+hit_points = {{ total = {ht} }}
+damage_taken = {{ total = {taken} }}
+engaged = ["Aldric"]
+{target}
+
+[[choices]]
+who = "Aldric"
+decision = "action"
+choose = "attack"
+
+[[choices]]
+who = "Aldric"
+decision = "damage_mode"
+choose = "{mode}"
+"#,
+            ruleset = ruleset_path("3d6-hex"),
+        );
+        fight_with_dice(&format!("hex-blow-{case}"), &scenario, dice)
+    }
+}
+
+/// "HT/2 damage cripples a leg or arm, excess damage is lost." "HT/3 damage cripples a
+/// hand or foot": a wound of at least HT/2 (HT/3), HT not rounded. With HT 11, 5 is
+/// less than 5.5 and leaves the arm whole, 6 cripples it, and 15 into the leg is 6 (the
+/// least that cripples), the rest lost. With HT 10, 5 is HT/2 and cripples.
+#[test]
+fn crippling_takes_half_ht_unrounded() {
+    // ST 10: 5 crushing; margin 3 (11 against 14); 7 = the near arm; then knockback.
+    let five = Blow { st: 10, ..CRUSH }.fight("arm5", "3 3 5  1 1 5  1 1 1");
+    assert!(
+        five.contains("Target hit in the near arm: 5 - DR 0 = 5 through, 5 hit points"),
+        "{five}"
+    );
+    assert!(
+        !five.contains("crippled"),
+        "5 < 11/2 cripples nothing:\n{five}"
+    );
+    let six = CRUSH.fight("arm6", "3 3 5  1 1 5  1 1 1");
+    assert!(
+        six.contains("Target hit in the near arm: 6 - DR 0 = 6 through, 6 hit points"),
+        "{six}"
+    );
+    assert!(six.contains("Target: crippled wound to near arm"), "{six}");
+    let even = Blow {
+        st: 10,
+        ht: 10,
+        ..CRUSH
+    }
+    .fight("arm5ht10", "3 3 5  1 1 5  1 1 1");
+    assert!(
+        even.contains("Target: crippled wound to near arm"),
+        "{even}"
+    );
+    // 10 cut x1.5 = 15 into the near leg (13).
+    let leg = Blow {
+        ht: 11,
+        options: "",
+        ..CUT
+    }
+    .fight("leg", "3 3 5  4 4 5  1 1 1");
+    assert!(leg.contains("excess damage lost: 15 -> 6"), "{leg}");
+    assert!(leg.contains("Target takes 6, 5 HP left"), "{leg}");
+    assert!(leg.contains("Target: crippled wound to near leg"), "{leg}");
+    // Margin 1 (13): 50% of 6 = 3 into the hand (6, then 1: the weapon hand).
+    // HT 11: 3 < 3.67; HT 10: 3 < 3.33; HT 9: 3 is HT/3.
+    for (ht, cripples) in [(11, false), (10, false), (9, true)] {
+        let hand = Blow { ht, ..CRUSH }.fight(&format!("hand{ht}"), "4 4 5  1 1 4  1  1 1 1");
+        assert!(
+            hand.contains("Target hit in the hand: 3 - DR 0 = 3 through, 3 hit points"),
+            "{hand}"
+        );
+        assert_eq!(
+            hand.contains("crippled wound to hand"),
+            cripples,
+            "HT {ht}:\n{hand}"
+        );
+    }
+    // Margin 2 (12): 75% of 6 = 4 into the foot (15, then 1: the weapon foot).
+    // HT 12: 4 is HT/3; HT 13: 4 < 4.33.
+    for (ht, cripples) in [(12, true), (13, false)] {
+        let foot = Blow { ht, ..CRUSH }.fight(&format!("foot{ht}"), "4 4 4  4 5 6  1  1 1 1");
+        assert!(
+            foot.contains("Target hit in the foot: 4 - DR 0 = 4 through, 4 hit points"),
+            "{foot}"
+        );
+        assert_eq!(
+            foot.contains("crippled wound to foot"),
+            cripples,
+            "HT {ht}:\n{foot}"
+        );
+    }
+}
+
+/// "Knockout: If the target takes HT/2 or more damage to the head, he must roll HT or be
+/// knocked unconscious." HT 11: 5 to the head (4) is less than 5.5, no roll (the stun
+/// roll for "a head blow for more than 1/3 his HT" is made); 6 calls for it.
+#[test]
+fn knockout_takes_half_ht_unrounded() {
+    let dice = "3 3 5  1 1 2  1 1 1  1 1 1  1 1 1";
+    let five = Blow { st: 10, ..CRUSH }.fight("head5", dice);
+    assert!(
+        five.contains("Target hit in the head: 5 - DR 0 = 5 through, 5 hit points"),
+        "{five}"
+    );
+    assert!(
+        !five.contains("knockout"),
+        "5 < 11/2: no knockout roll:\n{five}"
+    );
+    assert!(five.contains("resist stun"), "{five}");
+    let six = CRUSH.fight("head6", dice);
+    assert!(six.contains("6 - DR 0 = 6 through, 6 hit points"), "{six}");
+    assert!(six.contains("HT: knockout for Target"), "{six}");
+}
+
+/// "-HT hit points: roll HT or die, roll again for each 5 hit points lost": with HT 10,
+/// an HT roll at -10, again at -15, -20, ...; a loss that passes two of them rolls
+/// twice, one that passes none rolls nothing.
+#[test]
+fn death_checks_at_minus_ht_and_each_5_more() {
+    // From -9: margin 1 (13), 50% of 10 = 5 cut, x1.5 = 7: -16. Will against stun, then
+    // HT at -10 and at -15.
+    let two = Blow { taken: 19, ..CUT }.fight("death2", "4 4 5  1 1 1  1 1 1  1 1 1");
+    assert!(two.contains("Target takes 7, -16 HP left"), "{two}");
+    assert!(two.contains("death check at -10 HP"), "{two}");
+    assert!(two.contains("death check at -15 HP"), "{two}");
+    assert!(!two.contains("death check at -20 HP"), "{two}");
+    // Margin 0 (14): 25% of 10 = 2 cut, x1.5 = 3: from -9 to -12, one roll; from -11
+    // (the scenario starts him there, the roll at -10 not yet made) to -14, the roll at
+    // -10 and none at -15.
+    let one = Blow { taken: 19, ..CUT }.fight("death1", "5 5 4  1 1 1  1 1 1");
+    assert!(one.contains("Target takes 3, -12 HP left"), "{one}");
+    assert!(one.contains("death check at -10 HP"), "{one}");
+    assert!(!one.contains("death check at -15 HP"), "{one}");
+    let short = Blow { taken: 21, ..CUT }.fight("death0", "5 5 4  1 1 1  1 1 1");
+    assert!(short.contains("Target takes 3, -14 HP left"), "{short}");
+    assert!(short.contains("death check at -10 HP"), "{short}");
+    assert!(!short.contains("death check at -15 HP"), "{short}");
+}
+
+/// The blow that takes him to -HT makes the death check also when it knocks him out: 15
+/// to the head (4) from 1 HP (-14) and the knockout roll failed (18), then HT at -10;
+/// a critical hit on the torso (8 against 14; 3: "target is knocked unconscious", normal
+/// damage) from 1 HP to -14, then HT at -10.
+#[test]
+fn a_knockout_blow_still_makes_the_death_check() {
+    let head = Blow {
+        taken: 9,
+        options: "",
+        ..CUT
+    }
+    .fight("kohead", "3 3 5  1 1 2  6 6 6  1 1 1");
+    assert!(head.contains("Target takes 15, -14 HP left"), "{head}");
+    assert!(head.contains("Target: unconscious"), "{head}");
+    assert!(head.contains("death check at -10 HP"), "{head}");
+    let torso = Blow { taken: 9, ..CUT }.fight("kotorso", "2 3 3  1 1 1  1 1 1");
+    assert!(torso.contains("critical hit for Aldric: 3"), "{torso}");
+    assert!(
+        torso.contains("knocked unconscious by the torso blow"),
+        "{torso}"
+    );
+    assert!(torso.contains("Target takes 15, -14 HP left"), "{torso}");
+    assert!(torso.contains("death check at -10 HP"), "{torso}");
+}
+
+/// "When an attack roll succeeds by 6 or more, the combatant scores a critical hit": the
+/// attack roll's own successes, not what the Active Defence leaves of them. Target
+/// parries (Broadsword 12: 6) and rolls 4: AD 4; the attack succeeded by 6 (8 against
+/// 14): net margin 2, and a critical hit (9: normal damage) at the full damage. A parry
+/// that stops the blow (Broadsword 16: parry 8, rolled 3, AD 7 against 6) leaves no hit
+/// and no critical.
+#[test]
+fn a_critical_hit_is_the_attack_rolls_margin() {
+    let parry = |skill: u32| {
+        format!(
+            "skills = {{ broadsword = {skill} }}\nweapons = [\"broadsword\"]\n{}{}",
+            "\n[[choices]]\nwho = \"Target\"\ndecision = \"defence\"\nchoose = \"parry\"\n",
+            "\n[[choices]]\nwho = \"Target\"\ndecision = \"retreat\"\nchoose = \"stand\"\n"
+        )
+    };
+    let twelve = parry(12);
+    let crit = Blow {
+        target: &twelve,
+        ..CUT
+    }
+    .fight("critparry", "2 3 3  1 1 2  3 3 3  1 1 1");
+    assert!(crit.contains("success, by 6"), "{crit}");
+    assert!(
+        crit.contains("net margin: 6 successes - AD 4 = 2"),
+        "{crit}"
+    );
+    assert!(crit.contains("critical hit for Aldric: 9"), "{crit}");
+    assert!(crit.contains("Aldric: 10 cut x 100% = 10"), "{crit}");
+    assert!(
+        crit.contains("10 - DR 0 = 10 through, 15 hit points"),
+        "{crit}"
+    );
+    let sixteen = parry(16);
+    let stopped = Blow {
+        target: &sixteen,
+        ..CUT
+    }
+    .fight("critstopped", "2 3 3  1 1 1  3 3 3");
+    assert!(
+        stopped.contains("net margin: 6 successes - AD 7 = -1"),
+        "{stopped}"
+    );
+    assert!(
+        stopped.contains("Target stops the attack (parry)"),
+        "{stopped}"
+    );
+    assert!(!stopped.contains("critical hit"), "{stopped}");
+}

@@ -8,7 +8,9 @@
 //! say why in the ruleset's README.
 //!
 //! `AFFRAY_STATISTICS_FIGHTS` sets how many fights each scenario gets here (default
-//! below); a maintainer checking a port runs 20,000.
+//! below); a maintainer checking a port runs 20,000. `AFFRAY_STATISTICS_RULESETS` (names
+//! of `snapshots/statistics/`, comma-separated) holds only those rulesets to their
+//! snapshots, for one who changed only them; every one otherwise.
 
 mod common;
 
@@ -38,6 +40,16 @@ fn every_scenario_plays_as_its_statistical_snapshot() {
         })
         .collect();
     rulesets.sort();
+    if let Ok(only) = std::env::var("AFFRAY_STATISTICS_RULESETS") {
+        let only: Vec<&str> = only.split(',').map(str::trim).collect();
+        for name in &only {
+            assert!(
+                rulesets.iter().any(|r| r == name),
+                "AFFRAY_STATISTICS_RULESETS: no snapshot {name} in {rulesets:?}"
+            );
+        }
+        rulesets.retain(|r| only.contains(&r.as_str()));
+    }
     assert!(!rulesets.is_empty());
     let mut failures = Vec::new();
     for ruleset in &rulesets {
