@@ -232,3 +232,86 @@ fn every_cell_of_the_dodge_table_does_what_it_prints() {
         assert_exchange("dodge", attacker, defender, expected);
     }
 }
+
+fn assert_log(log: &str, case: &str, expected: &[&str]) {
+    for line in expected {
+        assert!(log.contains(line), "{case}: expected `{line}` in\n{log}");
+    }
+}
+
+/// "If an unarmed attack is parried by a crafted or natural weapon, the attacker will
+/// immediately suffer the rolled damage of the parrying weapon, with no damage modifier,
+/// to the limb he is using." Aelfric punches (2 AP on each arm, right arm 5 HP); Beorn
+/// parries with his longsword: its rolled 8 goes to the right arm whole (a Serious Wound:
+/// the arm is useless, one Combat Action lost); the next punch is struck with the left
+/// arm, which takes the sword's 6.
+#[test]
+fn an_unarmed_blow_parried_by_a_weapon_hurts_the_striking_arm_with_the_rolled_damage() {
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "Bare hands against a sword"
+
+[[combatants]]
+name = "Aelfric"
+side = "a"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 12, CHA = 10 }}
+skills = {{ unarmed = 60, dodge = 60 }}
+weapons = []
+armour = {{ right_arm = 2, left_arm = 2 }}
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 5, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 20, combat_actions = 3 }}
+
+[[combatants]]
+name = "Beorn"
+side = "b"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 10, CHA = 10 }}
+skills = {{ one_handed_sword = 60, dodge = 60 }}
+weapons = ["longsword"]
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 20, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 0, combat_actions = 3 }}
+engaged = ["Aelfric"]
+
+[[choices]]
+decision = "action"
+who = "Aelfric"
+choose = "attack"
+
+[[choices]]
+decision = "action"
+who = "Aelfric"
+choose = "attack"
+
+[[choices]]
+decision = "action"
+who = "Beorn"
+choose = "defend"
+
+[[choices]]
+decision = "reaction"
+who = "Beorn"
+choose = "parry"
+
+[[choices]]
+decision = "reaction"
+who = "Beorn"
+choose = "parry"
+"#,
+        ruleset = ruleset_path("runequest-srd"),
+    );
+    // Strike Ranks; punch 50, parry 30, against the parry 50; the sword's 8; 1 Combat
+    // Action lost; the punch's 2 (the sword's AP take it). Then the same with the
+    // sword's 6.
+    let dice = "5 5\n50 30 50\n8\n1\n2\n50 30 50\n6\n2\n";
+    let log = fight_with_dice("rq-unarmed-parried", &scenario, dice);
+    assert_log(
+        &log,
+        "a punch parried by a longsword",
+        &[
+            "1D8 the parrying Longsword against the bare hand for Beorn → 8",
+            "Aelfric takes 8 to right arm, -3 HP left there",
+            "Aelfric: serious wound to right arm",
+            "1D8 the parrying Longsword against the bare hand for Beorn → 6",
+            "Aelfric takes 6 to left arm, 14 HP left there",
+        ],
+    );
+}
