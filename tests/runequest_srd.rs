@@ -32,9 +32,25 @@ fn roll_for(level: &str) -> u32 {
 /// then 8 for damage (or the location when no damage is rolled) and 10. The fight runs
 /// out of dice after the exchange; what matters is what the exchange printed.
 fn exchange(reaction: &str, attacker: &str, defender: &str) -> String {
-    let scenario = format!(
+    let dice = format!(
+        "5 5\n50 {} {}\n8 10\n",
+        roll_for(defender),
+        roll_for(attacker)
+    );
+    fight_with_dice(
+        &format!("rq-{reaction}-{attacker}-{defender}"),
+        &exchange_scenario(reaction, ""),
+        &dice,
+    )
+}
+
+/// The scenario of `exchange`: Aelfric and Beorn, Beorn reacting with `reaction`, and
+/// the fight options `options` (a TOML array's contents).
+fn exchange_scenario(reaction: &str, options: &str) -> String {
+    format!(
         r#"ruleset = "{ruleset}"
 title = "One exchange"
+options = [{options}]
 
 [[combatants]]
 name = "Aelfric"
@@ -61,16 +77,6 @@ by = "Beorn"
 choose = "{reaction}"
 "#,
         ruleset = ruleset_path("runequest-srd"),
-    );
-    let dice = format!(
-        "5 5\n50 {} {}\n8 10\n",
-        roll_for(defender),
-        roll_for(attacker)
-    );
-    fight_with_dice(
-        &format!("rq-{reaction}-{attacker}-{defender}"),
-        &scenario,
-        &dice,
     )
 }
 
@@ -237,6 +243,83 @@ fn assert_log(log: &str, case: &str, expected: &[&str]) {
     for line in expected {
         assert!(log.contains(line), "{case}: expected `{line}` in\n{log}");
     }
+}
+
+/// A critical attack parried or dodged (README.md, "A critical attack on the tables"):
+/// "If the D100 attack roll is ... lower than or equal to the character's critical score
+/// ... the attack is considered a critical hit", and "A critical hit automatically causes
+/// maximum damage"; the table's row is the attacker's roll against the reaction, and its
+/// cell works on that maximum damage. Aelfric (longsword 1D8, critical 6) rolls 03;
+/// Beorn's longsword has 4 AP.
+#[test]
+fn a_critical_attack_keeps_its_maximum_damage_on_the_row_of_its_roll_against_the_reaction() {
+    // Roll against the parry 80, a failure: the Failure row's "2xAP of parrying
+    // weapon/shield is deducted from damage", from the critical 8.
+    let log = fight_with_dice(
+        "rq-critical-parry-failure",
+        &exchange_scenario("parry", ""),
+        "5 5\n3 30 80\n10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, parry 30, against the parry 80",
+        &[
+            "parry table: deduct_ap 200%",
+            "critical damage: 8",
+            "the Longsword takes 8 off the damage: 0 left",
+        ],
+    );
+    // Roll against the parry 50, a success: the AP off the critical 8.
+    let log = fight_with_dice(
+        "rq-critical-parry-success",
+        &exchange_scenario("parry", ""),
+        "5 5\n3 30 50\n10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, parry 30, against the parry 50",
+        &[
+            "parry table: deduct_ap 100%",
+            "critical damage: 8",
+            "the Longsword takes 4 off the damage: 4 left",
+            "Beorn takes 4 to chest",
+        ],
+    );
+    // Dodged, against the dodge 50: "minimum damage", but "If the attack being dodged
+    // was a critical hit, it instead inflicts normal damage": the rolled 5, not 1.
+    let log = fight_with_dice(
+        "rq-critical-dodge-success",
+        &exchange_scenario("dodge", ""),
+        "5 5\n3 30 50\n5 10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, dodge 30, against the dodge 50",
+        &[
+            "dodge table: minimum_damage give_ground",
+            "1D8 damage for Aelfric → 5",
+            "Beorn takes 5 to chest",
+            "Beorn gives ground 4 m",
+        ],
+    );
+    // One roll (`one_roll_reactions`): the attack roll is the attacker's roll on the
+    // table, so a critical attack parried is the Critical row's "½ AP of parrying
+    // weapon/shield is deducted from damage": 8 - 2.
+    let log = fight_with_dice(
+        "rq-critical-parry-one-roll",
+        &exchange_scenario("parry", "\"one_roll_reactions\""),
+        "5 5\n3 30\n10\n",
+    );
+    assert_log(
+        &log,
+        "one roll: critical 03, parry 30",
+        &[
+            "parry table: deduct_ap 50%",
+            "critical damage: 8",
+            "the Longsword takes 2 off the damage: 6 left",
+            "Beorn takes 6 to chest",
+        ],
+    );
 }
 
 /// "If an unarmed attack is parried by a crafted or natural weapon, the attacker will
