@@ -32,9 +32,25 @@ fn roll_for(level: &str) -> u32 {
 /// then 8 for damage (or the location when no damage is rolled) and 10. The fight runs
 /// out of dice after the exchange; what matters is what the exchange printed.
 fn exchange(reaction: &str, attacker: &str, defender: &str) -> String {
-    let scenario = format!(
+    let dice = format!(
+        "5 5\n50 {} {}\n8 10\n",
+        roll_for(defender),
+        roll_for(attacker)
+    );
+    fight_with_dice(
+        &format!("rq-{reaction}-{attacker}-{defender}"),
+        &exchange_scenario(reaction, ""),
+        &dice,
+    )
+}
+
+/// The scenario of `exchange`: Aelfric and Beorn, Beorn reacting with `reaction`, and
+/// the fight options `options` (a TOML array's contents).
+fn exchange_scenario(reaction: &str, options: &str) -> String {
+    format!(
         r#"ruleset = "{ruleset}"
 title = "One exchange"
+options = [{options}]
 
 [[combatants]]
 name = "Aelfric"
@@ -61,16 +77,6 @@ by = "Beorn"
 choose = "{reaction}"
 "#,
         ruleset = ruleset_path("runequest-srd"),
-    );
-    let dice = format!(
-        "5 5\n50 {} {}\n8 10\n",
-        roll_for(defender),
-        roll_for(attacker)
-    );
-    fight_with_dice(
-        &format!("rq-{reaction}-{attacker}-{defender}"),
-        &scenario,
-        &dice,
     )
 }
 
@@ -231,4 +237,164 @@ fn every_cell_of_the_dodge_table_does_what_it_prints() {
     for (attacker, defender, expected) in cells {
         assert_exchange("dodge", attacker, defender, expected);
     }
+}
+
+fn assert_log(log: &str, case: &str, expected: &[&str]) {
+    for line in expected {
+        assert!(log.contains(line), "{case}: expected `{line}` in\n{log}");
+    }
+}
+
+/// A critical attack parried or dodged (README.md, "A critical attack on the tables"):
+/// "If the D100 attack roll is ... lower than or equal to the character's critical score
+/// ... the attack is considered a critical hit", and "A critical hit automatically causes
+/// maximum damage"; the table's row is the attacker's roll against the reaction, and its
+/// cell works on that maximum damage. Aelfric (longsword 1D8, critical 6) rolls 03;
+/// Beorn's longsword has 4 AP.
+#[test]
+fn a_critical_attack_keeps_its_maximum_damage_on_the_row_of_its_roll_against_the_reaction() {
+    // Roll against the parry 80, a failure: the Failure row's "2xAP of parrying
+    // weapon/shield is deducted from damage", from the critical 8.
+    let log = fight_with_dice(
+        "rq-critical-parry-failure",
+        &exchange_scenario("parry", ""),
+        "5 5\n3 30 80\n10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, parry 30, against the parry 80",
+        &[
+            "parry table: deduct_ap 200%",
+            "critical damage: 8",
+            "the Longsword takes 8 off the damage: 0 left",
+        ],
+    );
+    // Roll against the parry 50, a success: the AP off the critical 8.
+    let log = fight_with_dice(
+        "rq-critical-parry-success",
+        &exchange_scenario("parry", ""),
+        "5 5\n3 30 50\n10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, parry 30, against the parry 50",
+        &[
+            "parry table: deduct_ap 100%",
+            "critical damage: 8",
+            "the Longsword takes 4 off the damage: 4 left",
+            "Beorn takes 4 to chest",
+        ],
+    );
+    // Dodged, against the dodge 50: "minimum damage", but "If the attack being dodged
+    // was a critical hit, it instead inflicts normal damage": the rolled 5, not 1.
+    let log = fight_with_dice(
+        "rq-critical-dodge-success",
+        &exchange_scenario("dodge", ""),
+        "5 5\n3 30 50\n5 10\n",
+    );
+    assert_log(
+        &log,
+        "critical 03, dodge 30, against the dodge 50",
+        &[
+            "dodge table: minimum_damage give_ground",
+            "1D8 damage for Aelfric → 5",
+            "Beorn takes 5 to chest",
+            "Beorn gives ground 4 m",
+        ],
+    );
+    // One roll (`one_roll_reactions`): the attack roll is the attacker's roll on the
+    // table, so a critical attack parried is the Critical row's "½ AP of parrying
+    // weapon/shield is deducted from damage": 8 - 2.
+    let log = fight_with_dice(
+        "rq-critical-parry-one-roll",
+        &exchange_scenario("parry", "\"one_roll_reactions\""),
+        "5 5\n3 30\n10\n",
+    );
+    assert_log(
+        &log,
+        "one roll: critical 03, parry 30",
+        &[
+            "parry table: deduct_ap 50%",
+            "critical damage: 8",
+            "the Longsword takes 2 off the damage: 6 left",
+            "Beorn takes 6 to chest",
+        ],
+    );
+}
+
+/// "If an unarmed attack is parried by a crafted or natural weapon, the attacker will
+/// immediately suffer the rolled damage of the parrying weapon, with no damage modifier,
+/// to the limb he is using." Aelfric punches (2 AP on each arm, right arm 5 HP); Beorn
+/// parries with his longsword: its rolled 8 goes to the right arm whole (a Serious Wound:
+/// the arm is useless, one Combat Action lost); the next punch is struck with the left
+/// arm, which takes the sword's 6.
+#[test]
+fn an_unarmed_blow_parried_by_a_weapon_hurts_the_striking_arm_with_the_rolled_damage() {
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "Bare hands against a sword"
+
+[[combatants]]
+name = "Aelfric"
+side = "a"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 12, CHA = 10 }}
+skills = {{ unarmed = 60, dodge = 60 }}
+weapons = []
+armour = {{ right_arm = 2, left_arm = 2 }}
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 5, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 20, combat_actions = 3 }}
+
+[[combatants]]
+name = "Beorn"
+side = "b"
+characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 10, CHA = 10 }}
+skills = {{ one_handed_sword = 60, dodge = 60 }}
+weapons = ["longsword"]
+hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 20, left_arm = 20, head = 20 }}
+statistics = {{ strike_rank = 0, combat_actions = 3 }}
+engaged = ["Aelfric"]
+
+[[choices]]
+decision = "action"
+who = "Aelfric"
+choose = "attack"
+
+[[choices]]
+decision = "action"
+who = "Aelfric"
+choose = "attack"
+
+[[choices]]
+decision = "action"
+who = "Beorn"
+choose = "defend"
+
+[[choices]]
+decision = "reaction"
+who = "Beorn"
+choose = "parry"
+
+[[choices]]
+decision = "reaction"
+who = "Beorn"
+choose = "parry"
+"#,
+        ruleset = ruleset_path("runequest-srd"),
+    );
+    // Strike Ranks; punch 50, parry 30, against the parry 50; the sword's 8; 1 Combat
+    // Action lost; the punch's 2 (the sword's AP take it). Then the same with the
+    // sword's 6.
+    let dice = "5 5\n50 30 50\n8\n1\n2\n50 30 50\n6\n2\n";
+    let log = fight_with_dice("rq-unarmed-parried", &scenario, dice);
+    assert_log(
+        &log,
+        "a punch parried by a longsword",
+        &[
+            "1D8 the parrying Longsword against the bare hand for Beorn → 8",
+            "Aelfric takes 8 to right arm, -3 HP left there",
+            "Aelfric: serious wound to right arm",
+            "1D8 the parrying Longsword against the bare hand for Beorn → 6",
+            "Aelfric takes 6 to left arm, 14 HP left there",
+        ],
+    );
 }
