@@ -127,9 +127,16 @@ pub fn grouped_bars(
         .x_labels(n + 1)
         .x_label_formatter(&|x| {
             let index = x.round();
-            // Every group named while the names fit, else every `stride`-th.
-            if (x - index).abs() < 1e-6 && index >= 0.0 && (index as usize).is_multiple_of(stride) {
-                groups.get(index as usize).cloned().unwrap_or_default()
+            // Every group named while the names fit, else every `stride`-th; the last
+            // (a tail gathered as `N+`) always, a stride's name too close before it
+            // giving way.
+            let at = index as usize;
+            let last = n - 1;
+            let named = at <= last
+                && (at == last
+                    || (at.is_multiple_of(stride) && (stride == 1 || last - at > stride / 2)));
+            if (x - index).abs() < 1e-6 && index >= 0.0 && named {
+                groups.get(at).cloned().unwrap_or_default()
             } else {
                 String::new()
             }
