@@ -252,6 +252,11 @@ fn a_wrong_name_on_the_command_line_exits_2() {
             vec!["odds", duel, "--action", "nonsense"],
             "--action nonsense: Brannoc is offered only attack, defend",
         ),
+        // Charts are SVG: a PNG's name is refused before anything is written to it.
+        (
+            vec!["simulate", duel, "--fights", "10", "--plot", "duel.png"],
+            "`duel.png`: charts are drawn as SVG; name the file with .svg",
+        ),
     ] {
         let output = affray(&args);
         let stderr = text(&output.stderr);

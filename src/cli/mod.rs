@@ -205,7 +205,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Also draw win rates and the rounds histogram to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
+        #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
         plot: Option<PathBuf>,
         /// Also write a report to open in a browser: one self-contained HTML file with
         /// the verdict, the charts and every figure.
@@ -266,7 +266,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Also draw paired win-rate bars to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
+        #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
         plot: Option<PathBuf>,
         /// Also write a report to open in a browser: one self-contained HTML file with
         /// the verdicts, the charts, what B changes and every figure.
@@ -304,7 +304,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Also draw the win rates against the value to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
+        #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
         plot: Option<PathBuf>,
         /// Also write a report to open in a browser: one self-contained HTML file.
         #[arg(long, value_name = "FILE.html")]
@@ -348,7 +348,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Also draw the damage distribution to this SVG file.
-        #[arg(long, value_name = "FILE.svg")]
+        #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
         plot: Option<PathBuf>,
         /// Use another ruleset directory than the scenario's own.
         #[arg(long, value_name = "DIR")]
@@ -652,6 +652,24 @@ fn threads_or_cores(threads: Option<u32>) -> usize {
 }
 
 /// A width of an interval: a fraction (0.01) or a percentage (1%), above 0 and below 1.
+/// A chart's file: affray draws SVG, so a name that promises another format (`duel.png`)
+/// is refused rather than filled with SVG.
+fn svg_file(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    let svg = path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("svg"));
+    if svg {
+        Ok(path)
+    } else {
+        Err(format!(
+            "`{}`: charts are drawn as SVG; name the file with .svg (a browser opens it; \
+             `rsvg-convert chart.svg -o chart.png` makes a PNG of it)",
+            affray::source::excerpt(text)
+        ))
+    }
+}
+
 fn parse_width(text: &str) -> Result<f64, String> {
     let (number, scale) = match text.strip_suffix('%') {
         Some(number) => (number, 100.0),
