@@ -60,8 +60,8 @@ fn key_span(file: &SourceFile, key: &Spanned<String>) -> Span {
     }
 }
 
-/// How far from 0 a start initiative may be: far beyond any rule's (OpenD6 adds 1000
-/// for surprise), short of what the sums of a round could overflow.
+/// How far from 0 a start initiative may be: far beyond any shipped rule's (the largest
+/// is a surprise bonus of 1000), short of what the sums of a round could overflow.
 const MAX_INITIATIVE: i64 = 100_000;
 
 struct Known {
