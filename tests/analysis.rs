@@ -448,6 +448,18 @@ fn odds_plot(case: &str, scenario: &str) -> (Value, String, Vec<(f64, f64, f64)>
     (odds, drawn, bars)
 }
 
+/// The amounts of damage that get through in `odds --json`, with their chances (0 left
+/// out: the chart says it rather than draws it).
+fn damage_through(odds: &Value) -> Vec<(i64, f64)> {
+    odds["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
+        .filter(|pair| pair.0 > 0)
+        .collect()
+}
+
 /// Each bar as tall as its chance: the tallest bar the likeliest, the others in
 /// proportion (to a pixel), side by side without overlapping.
 fn assert_bars_in_proportion(bars: &[(f64, f64, f64)], chances: &[f64]) {
@@ -477,13 +489,7 @@ fn assert_bars_in_proportion(bars: &[(f64, f64, f64)], chances: &[f64]) {
 #[test]
 fn the_odds_plot_draws_each_amount_of_damage_as_tall_as_its_chance() {
     let (odds, drawn, bars) = odds_plot("odds-plot-legend", DUEL);
-    let damage: Vec<(i64, f64)> = odds["damage"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
-        .filter(|pair| pair.0 > 0)
-        .collect();
+    let damage = damage_through(&odds);
     let (least, most) = (damage[0].0, damage[damage.len() - 1].0);
     assert!(least >= 1 && most > least + 5, "{damage:?}");
     let chances: Vec<f64> = (least..=most)
@@ -601,13 +607,7 @@ fn the_odds_plot_gathers_a_long_tail_of_damage_into_one_bar() {
         "odds-plot-tail",
         "rulesets/3d6-hex/scenarios/knight_against_great_axe.toml",
     );
-    let damage: Vec<(i64, f64)> = odds["damage"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|pair| (pair[0].as_i64().unwrap(), pair[1].as_f64().unwrap()))
-        .filter(|pair| pair.0 > 0)
-        .collect();
+    let damage = damage_through(&odds);
     let (least, most) = (damage[0].0, damage[damage.len() - 1].0);
     assert!(most - least > 40, "a long tail: {damage:?}");
     assert!(bars.len() < 40, "{} bars", bars.len());
