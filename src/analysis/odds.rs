@@ -20,7 +20,7 @@ use crate::names::Words;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::dice::DiceSource;
+use crate::dice::{DiceSource, RolledDie};
 use crate::engine::FightError;
 
 use super::exchange::Exchange;
@@ -115,7 +115,7 @@ pub struct OddsLine {
 /// Enumerate the exchange's dice, branching while a branch weighs at least
 /// 1 / `branches`; `seed` seeds the dice sampled below that.
 pub fn odds(exchange: &Exchange, branches: u64, seed: u64) -> Result<Odds, FightError> {
-    let weighted = explore(exchange, Vec::new(), 1, branches.max(1), seed)?;
+    let weighted = explore(exchange, Vec::new(), ONE, branches.max(1), seed)?;
     let total = weighted.total.max(1) as f64;
     let probability = |weight: u128| weight as f64 / total;
     let defender = exchange.defender_name().to_string();
@@ -167,7 +167,7 @@ pub fn odds(exchange: &Exchange, branches: u64, seed: u64) -> Result<Odds, Fight
 fn explore(
     exchange: &Exchange,
     prefix: Vec<u32>,
-    denominator: u64,
+    weight: u128,
     branches: u64,
     seed: u64,
 ) -> Result<Weighted, FightError> {
@@ -178,15 +178,15 @@ fn explore(
     let (figures, trace) = (played.figures, played.trace);
     let depth = prefix.len();
     if let Some(next) = trace.get(depth) {
-        let sides = u64::from(next.sides);
-        if denominator.saturating_mul(sides) <= branches {
+        // Branch while an outcome weighs, on average, at least 1 / `branches`.
+        if weight / u128::from(next.sides.max(1)) >= ONE / u128::from(branches) {
             let purpose = without_numbers(&next.purpose);
             let children = (1..=next.sides)
                 .into_par_iter()
-                .map(|face| {
+                .map(|place| {
                     let mut branch = prefix.clone();
-                    branch.push(face);
-                    explore(exchange, branch, denominator * sides, branches, seed)
+                    branch.push(place);
+                    explore(exchange, branch, share(weight, next, place), branches, seed)
                 })
                 .try_reduce(Weighted::default, |a, b| Ok(a.merge(b)))?;
             let mut children = children;
@@ -195,7 +195,6 @@ fn explore(
         }
     }
     // A leaf: the dice past the prefix (if any) were sampled.
-    let weight = ONE / u128::from(denominator);
     let mut leaf = Weighted {
         leaves: 1,
         total: weight,
@@ -221,6 +220,18 @@ fn explore(
         leaf.sampled_weight = weight;
     }
     Ok(leaf)
+}
+
+/// The weight of the outcome at `place` (the first 1) of `die`, out of `weight`: an
+/// equal share of a die's faces, or a merged outcome's ways out of all of them.
+fn share(weight: u128, die: &RolledDie, place: u32) -> u128 {
+    if die.weights.is_empty() {
+        return weight / u128::from(die.sides.max(1));
+    }
+    let all: u128 = die.weights.iter().map(|w| u128::from(*w)).sum();
+    let ways = u128::from(die.weights[place as usize - 1]);
+    // weight x ways may pass 2^128: the whole multiples of `all` first, the rest after.
+    (weight / all).saturating_mul(ways) + (weight % all).saturating_mul(ways) / all
 }
 
 impl Odds {

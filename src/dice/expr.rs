@@ -227,6 +227,54 @@ impl DiceExpr {
         total
     }
 
+    /// How many dice the expression rolls.
+    pub fn dice(&self) -> u32 {
+        self.terms
+            .iter()
+            .map(|term| match term.kind {
+                TermKind::Dice { count, .. } => count,
+                TermKind::Constant(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Each total the expression can roll with the number of ways it rolls it, lowest
+    /// first; `None` when the ways do not fit in 64 bits (100D100).
+    pub fn totals(&self) -> Option<Vec<(i64, u64)>> {
+        // ways[i]: the ways to roll `low + i`.
+        let (mut low, mut ways) = (0i64, vec![1u64]);
+        for term in &self.terms {
+            match term.kind {
+                TermKind::Constant(value) => low += term.sign() * i64::from(value),
+                TermKind::Dice { count, sides } => {
+                    for _ in 0..count {
+                        let mut next = vec![0u64; ways.len() + sides as usize - 1];
+                        for (i, w) in ways.iter().enumerate() {
+                            for face in 0..sides as usize {
+                                // A negative die adds its faces from the top down.
+                                let at = if term.negative {
+                                    sides as usize - 1 - face
+                                } else {
+                                    face
+                                };
+                                next[i + at] = next[i + at].checked_add(*w)?;
+                            }
+                        }
+                        low += if term.negative { -i64::from(sides) } else { 1 };
+                        ways = next;
+                    }
+                }
+            }
+        }
+        Some(
+            ways.into_iter()
+                .enumerate()
+                .filter(|(_, w)| *w > 0)
+                .map(|(i, w)| (low + i as i64, w))
+                .collect(),
+        )
+    }
+
     /// Roll every die of the expression from `source`, each die with `purpose`.
     pub fn roll(&self, source: &mut DiceSource, purpose: &str) -> Result<Rolled, RollError> {
         let mut faces = Vec::new();
@@ -246,6 +294,16 @@ impl DiceExpr {
         purpose: &str,
         mut face_rolled: impl FnMut(u32),
     ) -> Result<i64, RollError> {
+        // An enumeration walks the totals of dice rolled together, not each face: the
+        // caller reads the total alone.
+        if source.merges()
+            && self.dice() > 1
+            && let Some(totals) = self.totals()
+        {
+            let weights: Vec<u64> = totals.iter().map(|(_, ways)| *ways).collect();
+            let place = source.branch(&weights, purpose)?;
+            return Ok(totals[place as usize - 1].0);
+        }
         let mut total = 0i64;
         for term in &self.terms {
             match term.kind {
@@ -391,6 +449,43 @@ mod tests {
         assert_eq!((dist.min, dist.max()), (-3, 3));
         assert!((dist.probability(0) - 0.25).abs() < 1e-12);
         assert!((dist.probability(-3) - 1.0 / 16.0).abs() < 1e-12);
+    }
+
+    /// The ways an enumeration weighs each total by: counted, not taken from the
+    /// floating-point distribution.
+    #[test]
+    fn totals_count_the_ways_of_each_sum() {
+        let three_d_six = DiceExpr::new(vec![dice(3, 6)]).unwrap().totals().unwrap();
+        assert_eq!(three_d_six.len(), 16);
+        assert_eq!(three_d_six[0], (3, 1));
+        assert_eq!(three_d_six[7], (10, 27));
+        assert_eq!(three_d_six.iter().map(|t| t.1).sum::<u64>(), 216);
+        // 1D8+1D2-1: 1 to 9, each total of 2 to 8 two ways.
+        let damage = DiceExpr::new(vec![dice(1, 8), dice(1, 2), constant(-1)])
+            .unwrap()
+            .totals()
+            .unwrap();
+        assert_eq!(damage.first(), Some(&(1, 1)));
+        assert_eq!(damage.last(), Some(&(9, 1)));
+        assert!(damage[1..8].iter().all(|t| t.1 == 2));
+        // 1D6-1D4: -3 to 5; 1 comes four ways (2-1, 3-2, 4-3, 5-4).
+        let mut minus = dice(1, 4);
+        minus.negative = true;
+        let difference = DiceExpr::new(vec![dice(1, 6), minus])
+            .unwrap()
+            .totals()
+            .unwrap();
+        assert_eq!(difference.first(), Some(&(-3, 1)));
+        assert_eq!(difference.last(), Some(&(5, 1)));
+        assert!(difference.contains(&(1, 4)));
+        // A single die's faces are its totals; 100 dice have more ways than 64 bits hold.
+        let d100 = DiceExpr::new(vec![dice(1, 100)]).unwrap().totals().unwrap();
+        assert!(
+            d100.iter()
+                .enumerate()
+                .all(|(i, t)| *t == (i as i64 + 1, 1))
+        );
+        assert_eq!(DiceExpr::new(vec![dice(100, 100)]).unwrap().totals(), None);
     }
 
     #[test]

@@ -120,6 +120,10 @@ pub struct RolledDie {
     pub sides: u32,
     pub value: u32,
     pub purpose: String,
+    /// Empty for a die whose faces are equally likely. For an outcome of unequal chances
+    /// drawn in an enumeration ([`DiceSource::branch`]): each outcome's weight, `sides`
+    /// of them, and `value` is the place of the one drawn.
+    pub weights: Vec<u64>,
 }
 
 impl std::fmt::Debug for Kind {
@@ -212,6 +216,11 @@ impl DiceSource {
     /// The `planned` values first, in order, then dice seeded with `seed`: one branch of
     /// an enumeration of every die's faces. A planned value that does not fit its die is
     /// refused like a given one.
+    ///
+    /// Such a source [`merges`](DiceSource::merges): dice rolled together of which only
+    /// the total is read are drawn as one outcome among their totals
+    /// ([`DiceSource::branch`]), so that an enumeration walks 16 totals of 3D6, not 216
+    /// faces.
     pub fn planned(planned: Vec<u32>, seed: u64) -> Self {
         DiceSource {
             kind: Kind::Planned {
@@ -254,6 +263,53 @@ impl DiceSource {
         !matches!(self.kind, Kind::Seeded(_)) || self.trace.is_some()
     }
 
+    /// Whether outcomes that the rules cannot tell apart are drawn as one
+    /// ([`DiceSource::branch`]): only in an enumeration, never in a fight, whose dice
+    /// are drawn die by die as they always were.
+    pub fn merges(&self) -> bool {
+        matches!(self.kind, Kind::Planned { .. })
+    }
+
+    /// One of several outcomes of unequal chances, the `i`-th with the chance
+    /// `weights[i]` / their sum: the place of the one drawn, the first 1. Only a source
+    /// that [`merges`](DiceSource::merges) is asked this; a planned value is the place,
+    /// and past the plan the seed draws by the weights.
+    pub fn branch(&mut self, weights: &[u64], purpose: &str) -> Result<u32, RollError> {
+        self.rolls += 1;
+        let count = weights.len() as u32;
+        let value = match &mut self.kind {
+            Kind::Planned { planned, then } => match planned.get(self.rolls as usize - 1) {
+                None => weighted(then, weights),
+                Some(&value) if (1..=count).contains(&value) => value,
+                Some(&value) => {
+                    return Err(RollError::Impossible {
+                        value,
+                        sides: count,
+                        purpose: purpose.to_string(),
+                        origin: format!("planned die {}", self.rolls),
+                    });
+                }
+            },
+            // No other source merges outcomes, so none is asked this.
+            Kind::Seeded(_) | Kind::Given(..) | Kind::Asked(_) => {
+                return Err(RollError::Stopped {
+                    sides: count,
+                    purpose: purpose.to_string(),
+                    reason: "outcomes of unequal chances are drawn only in an enumeration".into(),
+                });
+            }
+        };
+        if let Some(trace) = &mut self.trace {
+            trace.push(RolledDie {
+                sides: count,
+                value,
+                purpose: purpose.to_string(),
+                weights: weights.to_vec(),
+            });
+        }
+        Ok(value)
+    }
+
     /// One die of `sides` faces, showing 1 to `sides`.
     pub fn roll_die(&mut self, sides: u32, purpose: &str) -> Result<u32, RollError> {
         self.roll_die_of(sides, purpose, DieOf::ALONE)
@@ -267,6 +323,7 @@ impl DiceSource {
                 sides,
                 value,
                 purpose: purpose.to_string(),
+                weights: Vec::new(),
             });
         }
         Ok(value)
@@ -372,6 +429,29 @@ pub fn emitted(trace: &[RolledDie]) -> String {
 
 fn pcg(seed: u64) -> Pcg64 {
     Pcg64::new(u128::from(seed) ^ STATE_MIX, STREAM)
+}
+
+/// The place (the first 1) of an outcome drawn by `weights`: a number below their sum
+/// drawn without bias, then the outcome whose share holds it.
+fn weighted(rng: &mut Pcg64, weights: &[u64]) -> u32 {
+    let sum = weights
+        .iter()
+        .fold(0u64, |sum, w| sum.saturating_add(*w))
+        .max(1);
+    let incomplete = (u64::MAX % sum + 1) % sum;
+    let mut below = loop {
+        let word = rng.next_u64();
+        if word <= u64::MAX - incomplete {
+            break word % sum;
+        }
+    };
+    for (place, weight) in weights.iter().enumerate() {
+        if below < *weight {
+            return place as u32 + 1;
+        }
+        below -= weight;
+    }
+    weights.len() as u32
 }
 
 /// A face from 1 to `sides`, without modulo bias: words in the incomplete last block of

@@ -1232,11 +1232,11 @@ impl<'a> World<'a> {
 }
 
 impl<'a> Env for DecisionView<'a> {
-    fn number(&self, slot: Slot) -> i64 {
+    fn number(&mut self, slot: Slot) -> i64 {
         self.world.number(&self.bound, &self.reads[slot.0 as usize])
     }
 
-    fn flag(&self, slot: Slot) -> bool {
+    fn flag(&mut self, slot: Slot) -> bool {
         self.world.flag(&self.bound, &self.reads[slot.0 as usize])
     }
 

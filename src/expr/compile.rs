@@ -752,7 +752,7 @@ mod tests {
     }
 
     impl Env for Values {
-        fn number(&self, slot: Slot) -> i64 {
+        fn number(&mut self, slot: Slot) -> i64 {
             match (slot, self.bound) {
                 (SIZ_D, Some(foe)) => self.foes[foe],
                 _ => self.siz[slot.0 as usize],
@@ -768,7 +768,7 @@ mod tests {
         fn leave(&mut self, _: Slot) {
             self.bound = self.saved.pop().flatten();
         }
-        fn flag(&self, _: Slot) -> bool {
+        fn flag(&mut self, _: Slot) -> bool {
             self.prone
         }
         fn symbol(&self, _: Slot) -> u32 {

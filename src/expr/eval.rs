@@ -12,8 +12,8 @@ use super::{NumberedRow, Slot};
 /// no symbol and rolls no dice (a formula's, a tactics rule's) keeps the defaults, which
 /// are never reached.
 pub trait Env {
-    fn number(&self, slot: Slot) -> i64;
-    fn flag(&self, slot: Slot) -> bool;
+    fn number(&mut self, slot: Slot) -> i64;
+    fn flag(&mut self, slot: Slot) -> bool;
     /// The member's place in its domain.
     fn symbol(&self, _slot: Slot) -> u32 {
         0

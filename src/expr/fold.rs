@@ -21,10 +21,10 @@ pub type Knows<'k> = &'k dyn Fn(Slot) -> Option<Known>;
 struct Nothing;
 
 impl Env for Nothing {
-    fn number(&self, _: Slot) -> i64 {
+    fn number(&mut self, _: Slot) -> i64 {
         0
     }
-    fn flag(&self, _: Slot) -> bool {
+    fn flag(&mut self, _: Slot) -> bool {
         false
     }
 }

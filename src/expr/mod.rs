@@ -114,11 +114,11 @@ pub struct LookupRows {
 pub struct Arguments<'a>(pub &'a [i64]);
 
 impl Env for Arguments<'_> {
-    fn number(&self, slot: Slot) -> i64 {
+    fn number(&mut self, slot: Slot) -> i64 {
         self.0.get(slot.0 as usize).copied().unwrap_or(0)
     }
     // A formula reads numbers only (`Parameters`).
-    fn flag(&self, _: Slot) -> bool {
+    fn flag(&mut self, _: Slot) -> bool {
         false
     }
 }

@@ -101,8 +101,39 @@ fn roll_at_depth<'t>(
     };
     too_deep(table, depth)?;
     // An adjustment as large as a number goes reads the last row, never wraps to the first.
-    let result = roll_die(table, roll_table, dice)?.saturating_add(adjustment);
+    let result = match dice.merges() {
+        true => roll_row(table, roll_table, dice, adjustment)?,
+        false => roll_die(table, roll_table, dice)?.saturating_add(adjustment),
+    };
     resolve_at_depth(table, roll_table, find, dice, depth, result)
+}
+
+/// In an enumeration, which row comes up is all a roll on a table decides: the results
+/// that read one row are drawn as one outcome (a 1D20 on seven hit locations is seven
+/// outcomes, not twenty), and the row's first result stands for them all.
+fn roll_row(
+    table: &Table,
+    roll_table: &RollTable,
+    dice: &mut DiceSource,
+    adjustment: i64,
+) -> Result<i64, TableRollError> {
+    let Some(totals) = roll_table.die.value.totals() else {
+        return Ok(roll_die(table, roll_table, dice)?.saturating_add(adjustment));
+    };
+    // (row, its first result, its ways), in the order of the results.
+    let mut rows: Vec<(usize, i64, u64)> = Vec::new();
+    for (total, ways) in totals {
+        let result = total.saturating_add(adjustment);
+        let row = row_for(roll_table, result);
+        match rows.iter_mut().find(|(r, ..)| *r == row) {
+            Some(found) => found.2 += ways,
+            None => rows.push((row, result, ways)),
+        }
+    }
+    let weights: Vec<u64> = rows.iter().map(|(.., ways)| *ways).collect();
+    let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
+    let place = dice.branch(&weights, &purpose)?;
+    Ok(rows[place as usize - 1].1)
 }
 
 /// Rerolls and rolled tables nest no deeper than `MAX_DEPTH`.

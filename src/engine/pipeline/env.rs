@@ -146,12 +146,12 @@ impl<'f> FightEnv<'f> {
 
 impl Env for FightEnv<'_> {
     #[inline]
-    fn number(&self, slot: Slot) -> i64 {
+    fn number(&mut self, slot: Slot) -> i64 {
         self.read(slot, |world, bound, read| world.number(bound, read))
     }
 
     #[inline]
-    fn flag(&self, slot: Slot) -> bool {
+    fn flag(&mut self, slot: Slot) -> bool {
         self.read(slot, |world, bound, read| world.flag(bound, read))
     }
 
