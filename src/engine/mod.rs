@@ -4,6 +4,7 @@
 //! of [`FightHandle`], every one of which logs what it does.
 
 mod chooser;
+mod merged;
 mod observer;
 pub mod pipeline;
 mod primitives;
@@ -29,6 +30,7 @@ use crate::names::Name;
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 use crate::script::{HookValue, Hooks, ScriptFailure};
+use reads::TestResult;
 
 /// Why a fight stopped before its end.
 #[derive(Debug, Error, Diagnostic)]
@@ -168,9 +170,32 @@ pub struct Core {
     script_operations: u64,
     /// Bytes of free text the log keeps, against `[limits] log_bytes`.
     log_bytes: u64,
+    /// In an enumeration, the tests drawn by their level alone, whose exact roll is drawn
+    /// when something reads it ([`Core::refine`]); empty in a fight.
+    merged: merged::MergedRolls,
 }
 
 impl Core {
+    /// Keep the rolls of a test drawn by its level alone: its place for
+    /// [`TestResult::merged`].
+    pub(crate) fn merge_rolls(&mut self, rolls: Vec<(i64, i64, u64)>, purpose: String) -> u32 {
+        self.merged.keep(rolls, purpose)
+    }
+
+    /// Make `result`'s roll and total exact ([`merged::MergedRolls::refine`]).
+    pub(crate) fn refine(&mut self, result: &mut TestResult) -> Result<(), RollError> {
+        self.merged.refine(&mut self.dice, result)
+    }
+
+    /// Whether `mine` rolled higher than `theirs` ([`merged::MergedRolls::higher`]).
+    pub(crate) fn rolled_higher(
+        &mut self,
+        mine: &mut TestResult,
+        theirs: &mut TestResult,
+    ) -> Result<bool, RollError> {
+        self.merged.higher(&mut self.dice, mine, theirs)
+    }
+
     /// Roll `expr` with the state held, where nobody reads the die: seeded dice (which
     /// neither read a purpose nor ask anyone) in a run that keeps no rolls. `None`
     /// otherwise: the caller rolls through [`FightHandle::roll_expr`], which lets go of
@@ -305,6 +330,7 @@ impl FightHandle {
             turns: 0,
             script_operations: 0,
             log_bytes: 0,
+            merged: merged::MergedRolls::default(),
         };
         let logged = setup.log != Log::Off || setup.observer.is_some();
         let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();

@@ -269,6 +269,11 @@ pub struct TestResult {
     pub roll: i64,
     pub total: i64,
     pub target: i64,
+    /// 0 in a fight. In an enumeration, a test may be drawn by its level alone: then
+    /// `roll` and `total` stand for every roll of that level until something reads them,
+    /// and this is its place (the first 1) among the rolls kept to be drawn then
+    /// ([`crate::engine::Core::refine`]).
+    pub merged: u32,
 }
 
 impl TestResult {

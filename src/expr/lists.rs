@@ -1,8 +1,10 @@
 //! The lists of `and`s and `or`s of an expression, for a rewrite that knows what its
 //! slots read (the engine fuses reads of one combatant's bits into one read:
-//! `src/engine/pipeline/specialise.rs`), and whether a part rolls dice, which such a
-//! rewrite must not move across.
+//! `src/engine/pipeline/specialise.rs`), whether a part rolls dice, which such a
+//! rewrite must not move across, and whether it reads some slot (an enumeration asks
+//! whether a test's target reads its roll).
 
+use super::Slot;
 use super::eval::{Condition, Number, Symbol};
 
 /// A list of conditions to rewrite, and whether every member must hold (`and`) or some
@@ -60,6 +62,55 @@ impl Condition {
                 condition.rolls() || then.rolls() || otherwise.rolls()
             }
             Condition::Any(_, body) | Condition::All(_, body) => body.rolls(),
+        }
+    }
+}
+
+impl Condition {
+    /// Whether some slot this condition reads (a collection gone through included) is
+    /// one `wanted` says yes to.
+    pub fn reads_any(&self, wanted: &dyn Fn(Slot) -> bool) -> bool {
+        match self {
+            Condition::Const(_) => false,
+            Condition::Read(slot) => wanted(*slot),
+            Condition::Not(a) => a.reads_any(wanted),
+            Condition::AllOf(members) | Condition::AnyOf(members) => {
+                members.iter().any(|member| member.reads_any(wanted))
+            }
+            Condition::Compare(_, a, b) => a.reads_any(wanted) || b.reads_any(wanted),
+            Condition::Same(_, a, b) => a.reads_any(wanted) || b.reads_any(wanted),
+            Condition::Equal(_, a, b) => a.reads_any(wanted) || b.reads_any(wanted),
+            Condition::If(condition, then, otherwise) => {
+                condition.reads_any(wanted) || then.reads_any(wanted) || otherwise.reads_any(wanted)
+            }
+            Condition::Any(over, body) | Condition::All(over, body) => {
+                wanted(*over) || body.reads_any(wanted)
+            }
+        }
+    }
+}
+
+impl Number {
+    /// Whether some slot this number reads is one `wanted` says yes to.
+    pub fn reads_any(&self, wanted: &dyn Fn(Slot) -> bool) -> bool {
+        match self {
+            Number::Const(_) | Number::Roll(_) => false,
+            Number::Read(slot)
+            | Number::RollSlot(slot)
+            | Number::DiceBound(slot, _)
+            | Number::DiceCount(slot) => wanted(*slot),
+            Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.reads_any(wanted),
+            Number::Add(a, b)
+            | Number::Subtract(a, b)
+            | Number::Multiply(a, b)
+            | Number::Divide(a, b, _)
+            | Number::Maximise(a, b) => a.reads_any(wanted) || b.reads_any(wanted),
+            Number::Min(all) | Number::Max(all) => all.iter().any(|a| a.reads_any(wanted)),
+            Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.reads_any(wanted),
+            Number::Count(over, body) => wanted(*over) || body.reads_any(wanted),
+            Number::If(condition, then, otherwise) => {
+                condition.reads_any(wanted) || then.reads_any(wanted) || otherwise.reads_any(wanted)
+            }
         }
     }
 }
@@ -126,6 +177,16 @@ impl Symbol {
             condition.visit_lists(visit);
             then.visit_lists(visit);
             otherwise.visit_lists(visit);
+        }
+    }
+
+    fn reads_any(&self, wanted: &dyn Fn(Slot) -> bool) -> bool {
+        match self {
+            Symbol::Const(_) => false,
+            Symbol::Read(slot) => wanted(*slot),
+            Symbol::If(condition, then, otherwise) => {
+                condition.reads_any(wanted) || then.reads_any(wanted) || otherwise.reads_any(wanted)
+            }
         }
     }
 

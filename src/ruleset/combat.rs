@@ -1546,6 +1546,7 @@ pub(super) fn compile_combat(
         },
         tests,
         exchanges,
+        levels: Default::default(),
     })
 }
 

@@ -8,11 +8,23 @@ use parking_lot::MutexGuard;
 use crate::dice::DiceExpr;
 use crate::expr::{Condition, Env, Number, Slot};
 
-use super::super::reads::{Bound, Read, SavedBindings, Vocabulary, World, opponent, weapon_at};
+use super::super::reads::{
+    Bound, Read, SavedBindings, TestResult, Vocabulary, World, opponent, weapon_at,
+};
 use super::super::{Core, FightHandle};
 use crate::names::Name;
 use crate::ruleset::Equipment;
 use crate::scenario::Statistic;
+
+/// The tests of an exchange whose rolls a read or a script may need exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tests {
+    /// The test being rolled.
+    Rolled,
+    Attack,
+    Defence,
+    All,
+}
 
 /// The environment of one expression of `combat.toml`: the fight, what its names stand
 /// for, and what a die rolled here is for.
@@ -32,6 +44,9 @@ pub(super) struct FightEnv<'f> {
     vocabulary: &'f Vocabulary,
     fight_options: &'f [Name],
     fight_modifiers: &'f [Name],
+    /// The dice are an enumeration's: a test may be drawn by its level alone, and its
+    /// roll is drawn when read ([`Core::refine`]).
+    pub merging: bool,
 }
 
 impl<'f> FightEnv<'f> {
@@ -52,6 +67,110 @@ impl<'f> FightEnv<'f> {
             purpose: "",
             saved: SavedBindings::default(),
             held: None,
+            merging: fight.core().dice.merges(),
+        }
+    }
+
+    /// Which test `slot` reads the roll or total of (the one being rolled, the attack,
+    /// the defence), if any: what a test drawn by its level alone must draw first.
+    fn roll_read(&self, slot: Slot) -> Option<Tests> {
+        use super::super::reads::TestField::{Roll, Total};
+        match self.reads[slot.0 as usize] {
+            Read::TestRoll | Read::TestTotal => Some(Tests::Rolled),
+            Read::Attack(Roll | Total) => Some(Tests::Attack),
+            Read::Defence(Roll | Total) => Some(Tests::Defence),
+            _ => None,
+        }
+    }
+
+    /// The levels of tests an enumeration keeps for the fight's combat.
+    pub fn combat_levels(&self) -> Option<&'f super::test::LevelCache> {
+        self.fight.combat().map(|combat| &combat.levels)
+    }
+
+    /// Whether one of `tests` was drawn by its level alone, its roll not yet drawn.
+    fn merged(&self, tests: Tests) -> bool {
+        let merged = |test: Option<TestResult>| test.is_some_and(|t| t.merged != 0);
+        match tests {
+            Tests::Rolled => self.bound.test.merged != 0,
+            Tests::Attack => merged(self.bound.attack),
+            Tests::Defence => merged(self.bound.defence),
+            Tests::All => {
+                self.bound.test.merged != 0
+                    || merged(self.bound.attack)
+                    || merged(self.bound.defence)
+            }
+        }
+    }
+
+    /// Whether `slot` reads the roll, total or target of the test being rolled, and
+    /// nothing else: a level guard that reads only these gives the same level for the
+    /// same roll and target in any fight.
+    pub fn reads_test_alone(&self, slot: Slot) -> bool {
+        matches!(
+            self.reads[slot.0 as usize],
+            Read::TestRoll | Read::TestTotal | Read::TestTarget
+        )
+    }
+
+    /// Whether `slot` reads the roll or total of a test.
+    pub fn reads_roll(&self, slot: Slot) -> bool {
+        self.roll_read(slot).is_some()
+    }
+
+    /// In an enumeration, one of several outcomes weighing `weights` (the first 1); a
+    /// draw that cannot be made stops the fight (the stage finds the error) and reads 1.
+    pub fn branch(&mut self, weights: &[u64]) -> u32 {
+        let purpose = self.purpose;
+        let drawn = self.holding(|env| {
+            let core = env.held.as_mut().expect("held");
+            core.dice.branch(weights, purpose)
+        });
+        drawn.unwrap_or_else(|error| {
+            self.stop(error);
+            1
+        })
+    }
+
+    /// Record a die that cannot be drawn, for the stage to find; `stop` takes the
+    /// state, so it is let go meanwhile if held.
+    fn stop(&mut self, error: crate::dice::RollError) {
+        let held = self.held.take().is_some();
+        self.fight.stop(super::super::FightError::Dice(error));
+        if held {
+            self.held = Some(self.fight.core());
+        }
+    }
+
+    /// Keep the rolls of a test drawn by its level alone; its place for
+    /// [`super::super::reads::TestResult::merged`].
+    pub fn merge_rolls(&mut self, rolls: Vec<(i64, i64, u64)>) -> u32 {
+        let purpose = format!("{}: the roll within its level", self.purpose);
+        self.holding(|env| env.held.as_mut().expect("held").merge_rolls(rolls, purpose))
+    }
+
+    /// Draw the exact rolls of `tests` where they were drawn by their levels alone:
+    /// before a read of one, or before a script sees the exchange.
+    pub fn refine_tests(&mut self, tests: Tests) {
+        let mut bound = self.bound;
+        let refined = self.holding(|env| {
+            let core = env.held.as_mut().expect("held");
+            let rolled = matches!(tests, Tests::Rolled | Tests::All).then_some(&mut bound.test);
+            let attack = matches!(tests, Tests::Attack | Tests::All)
+                .then_some(bound.attack.as_mut())
+                .flatten();
+            let defence = matches!(tests, Tests::Defence | Tests::All)
+                .then_some(bound.defence.as_mut())
+                .flatten();
+            for test in rolled.into_iter().chain(attack).chain(defence) {
+                core.refine(test)?;
+            }
+            Ok(())
+        });
+        (self.bound.test, self.bound.attack, self.bound.defence) =
+            (bound.test, bound.attack, bound.defence);
+        if let Err(error) = refined {
+            self.stop(error);
         }
     }
 
@@ -147,6 +266,12 @@ impl<'f> FightEnv<'f> {
 impl Env for FightEnv<'_> {
     #[inline]
     fn number(&mut self, slot: Slot) -> i64 {
+        if self.merging
+            && let Some(tests) = self.roll_read(slot)
+            && self.merged(tests)
+        {
+            self.refine_tests(tests);
+        }
         self.read(slot, |world, bound, read| world.number(bound, read))
     }
 

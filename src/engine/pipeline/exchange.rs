@@ -752,6 +752,11 @@ impl FightHandle {
             if calls.is_empty() {
                 continue;
             }
+            // A script may read the rolls.
+            if env.merging {
+                env.refine_tests(super::env::Tests::All);
+                self.fatal()?;
+            }
             let context = self.exchange_context(env);
             for call in &calls {
                 let called =
@@ -868,13 +873,17 @@ impl FightHandle {
         } else {
             env.bound.attack
         };
-        let Some((_, resisted)) = self.test_within(who, test, env)? else {
+        let Some((_, mut resisted)) = self.test_within(who, test, env)? else {
             return Ok(false);
         };
-        let resists = original.is_some_and(|original| {
-            resisted.level < original.level
-                || (resisted.level == original.level && resisted.roll > original.roll)
-        });
+        let mut original = original;
+        let resists = match original.as_mut() {
+            None => false,
+            Some(original) if resisted.level == original.level => {
+                self.core().rolled_higher(&mut resisted, original)?
+            }
+            Some(original) => resisted.level < original.level,
+        };
         self.emit(Event::Resisted {
             who: self.name(who),
             resisted: resists,
@@ -911,16 +920,16 @@ impl FightHandle {
             });
             return Ok(true);
         };
-        let Some((kind, mine)) = self.test_between(who, opponent, test, env)? else {
+        let Some((kind, mut mine)) = self.test_between(who, opponent, test, env)? else {
             return Ok(false);
         };
-        let Some((_, theirs)) = self.test_between(opponent, who, other, env)? else {
+        let Some((_, mut theirs)) = self.test_between(opponent, who, other, env)? else {
             return Ok(true);
         };
         let won = mine.level < theirs.level
             || (mine.level == theirs.level
                 && kind.pass.contains(&mine.level)
-                && mine.roll > theirs.roll);
+                && self.core().rolled_higher(&mut mine, &mut theirs)?);
         self.emit(Event::Contested {
             who: self.name(who),
             against: Some(self.name(opponent)),

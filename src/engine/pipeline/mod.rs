@@ -32,6 +32,8 @@ pub struct Combat {
     pub turn: Turn,
     pub tests: Vec<TestKind>,
     pub exchanges: Vec<Exchange>,
+    /// What an enumeration draws tests from, worked out once (`test::LevelCache`).
+    pub(crate) levels: test::LevelCache,
 }
 
 /// `[turn]`: each step the engine asks of a ruleset; `None` leaves it to the hook.
