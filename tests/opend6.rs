@@ -940,3 +940,57 @@ statistics = { style = "pass" }"#;
     );
     assert!(log.contains("B is not hurt"), "{log}");
 }
+
+/// Knockdown/Push/Trip: "Generally, unless the character has special training, he may
+/// only knockdown or push a character whose Physique (including Special Abilities or
+/// Disadvantage modifiers) is equal to or less than his own." Trip is not named: a
+/// weaker attacker may trip, and may not knock down.
+#[test]
+fn a_weaker_attacker_may_trip_but_not_knock_down() {
+    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", fighting = "2D" }
+statistics = { style = "pass" }"#;
+    // Fighting 4D: 20 against the difficulty.
+    let dice = "initiative 6\ninitiative 6\ninitiative 1\nattack 5\nattack 5\nattack 5\nattack 5\n";
+    let attacker = |option: &str| {
+        format!(
+            r#"skills = {{ agility = "3D", acumen = "2D", physique = "2D", fighting = "4D" }}
+statistics = {{ style = "{option}" }}"#
+        )
+    };
+
+    // Physique 2D against 3D: the trip goes on, +2D (+6) to the difficulty.
+    let log = given_dice(
+        "trip",
+        NO_ROLLS,
+        &attacker("trip"),
+        b,
+        ONE_ACTION_EACH,
+        dice,
+    );
+    assert!(!log.contains("too strong"), "{log}");
+    assert!(
+        log.contains("combat difficulty 10 (base), modifiers 6 (trip): 16"),
+        "{log}"
+    );
+    assert!(
+        log.contains("B stumbles: -2D to her next Agility roll"),
+        "{log}"
+    );
+    assert!(log.contains("B stands up (an action)"), "{log}");
+
+    // The same attacker may not knock her down: a plain attack, at the base difficulty.
+    let log = given_dice(
+        "knockdown",
+        NO_ROLLS,
+        &attacker("knockdown"),
+        b,
+        ONE_ACTION_EACH,
+        dice,
+    );
+    assert!(
+        log.contains("B is too strong for A to knockdown: a plain attack instead"),
+        "{log}"
+    );
+    assert!(log.contains("combat difficulty 10 (base): 10"), "{log}");
+    assert!(!log.contains("B stumbles"), "{log}");
+}
