@@ -994,3 +994,81 @@ statistics = {{ style = "{option}" }}"#
     assert!(log.contains("combat difficulty 10 (base): 10"), "{log}");
     assert!(!log.contains("B stumbles"), "{log}");
 }
+
+/// Hit Location Effects: "Chest: The character can do no more than passively defend in
+/// the next round." A blow to the chest leaves the rest of its round alone: B, hit in the
+/// chest by A's first attack, still dodges A's second; in the next round she cannot.
+#[test]
+fn a_blow_to_the_chest_leaves_only_passive_defence_in_the_next_round() {
+    let a = r#"skills = { agility = "3D", acumen = "6D", physique = "3D", melee_combat = "4D" }
+weapons = ["club"]
+statistics = { body_points = 30, style = "attack" }"#;
+    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "2D", dodge = "4D" }
+statistics = { body_points = 300, style = "pass" }"#;
+    let choices = r#"[[choices]]
+decision = "actions"
+who = "A"
+choose = "2"
+
+[[choices]]
+decision = "actions"
+who = "B"
+choose = "2"
+
+[[choices]]
+decision = "action"
+who = "A"
+round = 1
+choose = "hit_location"
+
+[[choices]]
+decision = "location"
+who = "A"
+choose = "chest"
+
+[[choices]]
+decision = "defence"
+who = "B"
+choose = "none"
+
+[[choices]]
+decision = "defence"
+who = "B"
+choose = "dodge""#;
+    // Round 1: A (two actions: melee combat 3D) hits the chest, 12 against 10, for 12;
+    // B dodges the second attack (dodge 4D, -1D for her two actions, -1D stunned: 2D),
+    // which hits anyway. Round 2: A (one action: 4D) hits again.
+    let dice = "\
+initiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 1
+attack 4\nattack 4\nattack 4\ndamage 4\ndamage 4\ndamage 4
+active 1\nactive 2\nattack 5\nattack 5\nattack 5\ndamage 2\ndamage 2\ndamage 2
+initiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 3\ninitiative 1
+attack 4\nattack 4\nattack 4\nattack 4\ndamage 1\ndamage 1\ndamage 1
+";
+    let log = given_dice(
+        "chest",
+        &format!("{NO_ROLLS}, \"body_points\""),
+        a,
+        b,
+        choices,
+        dice,
+    );
+    let (round_1, round_2) = log.split_once("Round 2").expect("a second round");
+    let round_2 = round_2.split("Round 3").next().unwrap();
+    assert!(
+        round_1.contains("B is hit in the chest: no active defence next round"),
+        "{log}"
+    );
+    assert!(
+        round_1.contains("B chooses defence: dodge (of dodge, none; scenario)"),
+        "{log}"
+    );
+    assert!(
+        round_1.contains("B dodges: 3 is the combat difficulty for the rest of the round"),
+        "{log}"
+    );
+    assert!(round_2.contains("B: passive only for 1 round"), "{log}");
+    assert!(!round_2.contains("B chooses defence"), "{log}");
+    assert!(round_2.contains("combat difficulty 10 (base): 10"), "{log}");
+    assert!(round_2.contains("B: passive only ends"), "{log}");
+}
