@@ -1,16 +1,24 @@
-//! `odds`: the probabilities of one exchange, by enumerating its dice.
+//! `odds`: the probabilities of one exchange, by walking every outcome of its dice.
 //!
 //! An exchange is deterministic given its dice, so it is run once per branch of the
-//! tree of die faces: every face of the first die, for each every face of the next die
-//! it rolls, and so on. Each run tells which die comes next (the rules decide whether a
+//! tree of outcomes: every outcome of the first draw, for each every outcome of the next
+//! one, and so on. Each run tells which draw comes next (the rules decide whether a
 //! defence or a damage roll follows), so the tree is found as it is walked, whatever the
-//! ruleset. A leaf weighs 1 / (product of the sides branched on); the sums are fixed-point
-//! whole numbers, so the result does not depend on the order the threads add them.
+//! ruleset. A leaf weighs the product of its outcomes' chances; the sums are fixed-point
+//! whole numbers (2^-64), so the result does not depend on the order the threads add them.
 //!
-//! The tree grows as the product of the dice (two d100 are 10,000 branches): branching
-//! stops where a branch would weigh less than 1 / `branches`, and the dice below are
-//! sampled, one seeded draw per leaf (stratified sampling). The report says which dice
-//! were enumerated and which sampled; with no die sampled the figures are exact.
+//! An outcome is what the rules can tell apart, not a face: dice rolled together whose
+//! total alone is read are drawn by their total (`DiceExpr::roll`), a roll on a table by
+//! the row it reads (`tables::roll`), a test of `combat.toml` by its level, its roll
+//! drawn only when a rule reads it (`engine::merged`). The outcomes weigh the faces they
+//! stand for ([`RolledDie::weights`]), so the figures are those of a walk face by face.
+//! A single die a script rolls and reads itself (a d100 it compares) is walked face by
+//! face; the dice a script rolls together are drawn by their total too.
+//!
+//! The tree grows as the product of the outcomes: branching stops where an outcome would
+//! weigh less than 1 / `branches` on average, and the draws below are sampled, one
+//! seeded draw per leaf (stratified sampling). The report says which draws were walked
+//! and which sampled; with none sampled the figures are exact.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -84,7 +92,7 @@ pub struct Odds {
     pub sampled_share: f64,
     /// The seed of the sampled dice (it changes nothing when every figure is exact).
     pub seed: u64,
-    /// Dice enumerated face by face, by purpose.
+    /// Draws walked outcome by outcome, by purpose.
     pub enumerated: Vec<String>,
     /// Dice sampled below the branching limit, by purpose.
     pub sampled: Vec<String>,
@@ -246,13 +254,13 @@ impl Odds {
         if self.exact {
             let _ = writeln!(
                 out,
-                "exact: every face of every die enumerated ({})",
+                "exact: every outcome of every die walked ({})",
                 plural(self.branches, "branch", "branches")
             );
         } else {
             let _ = writeln!(
                 out,
-                "enumerated face by face: {}\nsampled (one draw per branch, seed {}, {}; {:.1}% of the probability): {}",
+                "walked outcome by outcome: {}\nsampled (one draw per branch, seed {}, {}; {:.1}% of the probability): {}",
                 list(&self.enumerated),
                 self.seed,
                 plural(self.branches, "branch", "branches"),

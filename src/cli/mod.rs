@@ -318,9 +318,12 @@ enum Command {
     /// hit, the damage after defences and armour, wounds by level and location, table rows
     /// and choices.
     ///
-    /// Every face of every die is enumerated while a branch weighs at least
+    /// Every outcome of every die is walked while a branch weighs at least
     /// 1/--branches; dice below that are sampled (one seeded draw per branch), and the
-    /// output says which. The action is the tactics' choice unless --action names one.
+    /// output says which, or `exact`. An outcome is what the rules can tell apart: the
+    /// total of dice rolled together, the row of a table, the level of a test (its roll
+    /// only where a rule reads it). The action is the tactics' choice unless --action
+    /// names one.
     #[command(
         after_help = "Examples:\n  affray odds rulesets/legend/scenarios/sword_and_shield_duel.toml\n  affray odds duel.toml --attacker Brannoc --defender Ysolde --plot damage.svg\n  affray odds duel.toml --branches 1000000 --json"
     )]
@@ -337,7 +340,7 @@ enum Command {
         /// tactics' choice.
         #[arg(long, value_name = "ACTION")]
         action: Option<String>,
-        /// Enumerate dice while a branch weighs at least 1/this; sample below.
+        /// Walk dice while a branch weighs at least 1/this; sample below.
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         branches: u64,
         /// Seed of the sampled dice (none are sampled when the odds are exact). Without

@@ -532,7 +532,7 @@ pub fn damage_svg(odds: &Odds) -> Result<String, String> {
         };
         let root = root.titled(&title, TITLE)?;
         let how = if odds.exact {
-            "exact: every face of every die".to_string()
+            "exact: every outcome of every die".to_string()
         } else {
             format!("some dice sampled, seed {}", odds.seed)
         };

@@ -165,3 +165,105 @@ impl MergedRolls {
         Ok(is_higher)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    /// Every path of draws `run` can take, with its chance: the draws of a
+    /// `DiceSource::planned` walked outcome by outcome, as `affray odds` walks them.
+    fn walk(run: &dyn Fn(&mut DiceSource) -> (i64, i64)) -> BTreeMap<(i64, i64), f64> {
+        let mut found = BTreeMap::new();
+        let mut stack = vec![(Vec::new(), 1.0)];
+        while let Some((plan, chance)) = stack.pop() {
+            let mut dice = DiceSource::planned(plan.clone(), 0).traced();
+            let result = run(&mut dice);
+            match dice.trace().get(plan.len()) {
+                None => *found.entry(result).or_insert(0.0) += chance,
+                Some(next) => {
+                    let all: u64 = next.weights.iter().sum();
+                    for (place, weight) in next.weights.iter().enumerate() {
+                        let mut branch = plan.clone();
+                        branch.push(place as u32 + 1);
+                        stack.push((branch, chance * *weight as f64 / all as f64));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    fn rolls(low: i64, high: i64) -> Rolls {
+        (low..=high).map(|roll| (roll, roll, 1)).collect()
+    }
+
+    fn merged(at: u32) -> TestResult {
+        TestResult {
+            merged: at,
+            ..TestResult::default()
+        }
+    }
+
+    /// Two rolls of one level compared, then both read: the comparison is drawn first
+    /// and the pair after, and every pair of rolls comes up as often as rolling both
+    /// dice at once would give it.
+    #[test]
+    fn compared_rolls_read_later_come_up_as_two_dice_would() {
+        let found = walk(&|dice| {
+            let mut kept = MergedRolls::default();
+            let (mut mine, mut theirs) = (
+                merged(kept.keep(rolls(6, 10), "mine".into())),
+                merged(kept.keep(rolls(5, 8), "theirs".into())),
+            );
+            let higher = kept.higher(dice, &mut mine, &mut theirs).unwrap();
+            kept.refine(dice, &mut mine).unwrap();
+            kept.refine(dice, &mut theirs).unwrap();
+            assert_eq!(higher, mine.roll > theirs.roll);
+            assert_eq!((mine.merged, theirs.merged), (0, 0));
+            (mine.roll, theirs.roll)
+        });
+        assert_eq!(found.len(), 20);
+        for chance in found.values() {
+            assert!((chance - 1.0 / 20.0).abs() < 1e-12, "{found:?}");
+        }
+    }
+
+    /// A roll compared with one already drawn keeps the rolls that agree; read later,
+    /// each comes up with its own chance.
+    #[test]
+    fn a_roll_compared_with_a_drawn_one_keeps_the_rolls_that_agree() {
+        let found = walk(&|dice| {
+            let mut kept = MergedRolls::default();
+            let mut theirs = merged(kept.keep(rolls(1, 3), "theirs".into()));
+            kept.refine(dice, &mut theirs).unwrap();
+            let mut mine = merged(kept.keep(rolls(1, 4), "mine".into()));
+            let higher = kept.higher(dice, &mut mine, &mut theirs).unwrap();
+            kept.refine(dice, &mut mine).unwrap();
+            assert_eq!(higher, mine.roll > theirs.roll);
+            (mine.roll, theirs.roll)
+        });
+        assert_eq!(found.len(), 12);
+        for chance in found.values() {
+            assert!((chance - 1.0 / 12.0).abs() < 1e-12, "{found:?}");
+        }
+    }
+
+    /// A roll never read is never drawn: the level alone was enough.
+    #[test]
+    fn a_roll_never_read_is_never_drawn() {
+        let mut dice = DiceSource::planned(Vec::new(), 0).traced();
+        let mut kept = MergedRolls::default();
+        let mut result = merged(kept.keep(rolls(1, 50), "attack".into()));
+        result.roll = 1;
+        assert!(dice.trace().is_empty());
+        kept.refine(&mut dice, &mut result).unwrap();
+        assert_eq!(dice.trace().len(), 1);
+        assert_eq!(dice.trace()[0].weights, vec![1; 50]);
+        // A copy read later gets the same roll without another draw.
+        let mut copy = merged(1);
+        kept.refine(&mut dice, &mut copy).unwrap();
+        assert_eq!((copy.roll, dice.trace().len()), (result.roll, 1));
+    }
+}

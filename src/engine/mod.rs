@@ -223,6 +223,9 @@ struct Shared {
     hooks: Hooks,
     /// Whether the ruleset names a `choices` hook: asked twice a turn, looked up once.
     choices_hook: bool,
+    /// Whether the dice are an enumeration's, which draws a test by its level alone
+    /// (`merged`): looked up once.
+    merging: bool,
     core: Mutex<Core>,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
@@ -333,6 +336,7 @@ impl FightHandle {
             merged: merged::MergedRolls::default(),
         };
         let logged = setup.log != Log::Off || setup.observer.is_some();
+        let merging = core.dice.merges();
         let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();
         let options: Vec<Name> = scenario.options.iter().map(Name::from).collect();
         let combat = ruleset.combat.as_ref().map(|combat| {
@@ -351,6 +355,7 @@ impl FightHandle {
             choices_hook: hooks.has("choices"),
             hooks,
             logged,
+            merging,
             combat,
             core: Mutex::new(core),
             chooser: Mutex::new(setup.chooser),
@@ -364,6 +369,11 @@ impl FightHandle {
 
     pub fn ruleset(&self) -> &Ruleset {
         &self.0.ruleset
+    }
+
+    /// Whether the fight's dice are an enumeration's ([`DiceSource::merges`]).
+    pub(crate) fn merging(&self) -> bool {
+        self.0.merging
     }
 
     /// The scenario's fight options.

@@ -67,7 +67,7 @@ impl<'f> FightEnv<'f> {
             purpose: "",
             saved: SavedBindings::default(),
             held: None,
-            merging: fight.core().dice.merges(),
+            merging: fight.merging(),
         }
     }
 
@@ -121,15 +121,25 @@ impl<'f> FightEnv<'f> {
     /// In an enumeration, one of several outcomes weighing `weights` (the first 1); a
     /// draw that cannot be made stops the fight (the stage finds the error) and reads 1.
     pub fn branch(&mut self, weights: &[u64]) -> u32 {
-        let purpose = self.purpose;
+        let purpose = self.purpose_of_me();
         let drawn = self.holding(|env| {
             let core = env.held.as_mut().expect("held");
-            core.dice.branch(weights, purpose)
+            core.dice.branch(weights, &purpose)
         });
         drawn.unwrap_or_else(|error| {
             self.stop(error);
             1
         })
+    }
+
+    /// What a draw here is for, with whose it is, as a die rolled here says it.
+    fn purpose_of_me(&self) -> String {
+        let who = self.bound.me;
+        let name = match &self.held {
+            Some(core) => core.combatants[who].spec.name,
+            None => self.fight.name(who),
+        };
+        format!("{} for {name}", self.purpose)
     }
 
     /// Record a die that cannot be drawn, for the stage to find; `stop` takes the
@@ -145,7 +155,7 @@ impl<'f> FightEnv<'f> {
     /// Keep the rolls of a test drawn by its level alone; its place for
     /// [`super::super::reads::TestResult::merged`].
     pub fn merge_rolls(&mut self, rolls: Vec<(i64, i64, u64)>) -> u32 {
-        let purpose = format!("{}: the roll within its level", self.purpose);
+        let purpose = format!("{}: the roll within its level", self.purpose_of_me());
         self.holding(|env| env.held.as_mut().expect("held").merge_rolls(rolls, purpose))
     }
 
@@ -266,6 +276,7 @@ impl<'f> FightEnv<'f> {
 impl Env for FightEnv<'_> {
     #[inline]
     fn number(&mut self, slot: Slot) -> i64 {
+        // In an enumeration, a roll drawn by its level alone is drawn when read.
         if self.merging
             && let Some(tests) = self.roll_read(slot)
             && self.merged(tests)

@@ -44,6 +44,7 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
 
 /// The first level whose guard holds of the test bound; the loader requires at least
 /// one level, and the last is what no guard claims.
+#[inline]
 fn level(kind: &TestKind, env: &mut FightEnv<'_>) -> u32 {
     let last = kind.levels.last().map_or(0, |level| level.level);
     kind.levels
