@@ -1,5 +1,5 @@
 //! The speed figures of the README's "Performance" section: one exchange, whole fights
-//! (one thread), and loading + checking a ruleset. Run with `cargo bench --bench fights`;
+//! (one thread), the odds of one exchange, and loading + checking a ruleset. Run with `cargo bench --bench fights`;
 //! criterion prints the time per iteration.
 
 use std::path::Path;
@@ -74,6 +74,38 @@ fn one_exchange(c: &mut Criterion) {
     });
 }
 
+/// `affray odds` without the loading: the Legend duel's exchange at the default
+/// branching limit, and the d100 fixture's walked to the end (exact).
+fn odds(c: &mut Criterion) {
+    let mut group = c.benchmark_group("odds");
+    group.sample_size(10);
+    for (name, scenario, branches) in [
+        (
+            "legend duel",
+            "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+            10_000,
+        ),
+        (
+            "d100 fixture duel, exact",
+            "tests/fixtures/d100_duel/scenarios/duel.toml",
+            100_000_000,
+        ),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario);
+        let (ruleset, scenario) = affray::scenario::load(&path, None).expect("a shipped scenario");
+        let exchange =
+            Exchange::new(Arc::new(ruleset), scenario, None, None, None).expect("two sides");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                affray::analysis::odds::odds(&exchange, branches, 1)
+                    .expect("it runs")
+                    .branches
+            })
+        });
+    }
+    group.finish();
+}
+
 /// Loading and checking a whole ruleset directory (parse, compile, resolve), as
 /// `affray check` does.
 fn ruleset_load(c: &mut Criterion) {
@@ -94,5 +126,5 @@ fn ruleset_load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, whole_fights, one_exchange, ruleset_load);
+criterion_group!(benches, whole_fights, one_exchange, odds, ruleset_load);
 criterion_main!(benches);

@@ -99,6 +99,16 @@ pub fn dice_count(dice: &DiceExpr) -> i64 {
 
 /// Roll `dice` with its first `count` dice (of the terms added) at their most.
 fn roll_maximised<E: Env + ?Sized>(env: &mut E, dice: &DiceExpr, count: i64) -> i64 {
+    let (fixed, rest) = maximised(dice, count);
+    match rest {
+        Some(rest) => fixed.saturating_add(env.roll(&rest)),
+        None => fixed,
+    }
+}
+
+/// `dice` with its first `count` dice (of the terms added) at their most: what those
+/// come to, and the dice left to roll, if any.
+pub(super) fn maximised(dice: &DiceExpr, count: i64) -> (i64, Option<DiceExpr>) {
     let mut left = count.max(0);
     let mut fixed = 0i64;
     let mut rest = Vec::new();
@@ -123,8 +133,8 @@ fn roll_maximised<E: Env + ?Sized>(env: &mut E, dice: &DiceExpr, count: i64) -> 
     }
     // Fewer terms than before: within the limits the whole expression kept.
     match DiceExpr::new(rest) {
-        Ok(rest) if !rest.terms().is_empty() => fixed.saturating_add(env.roll(&rest)),
-        _ => fixed,
+        Ok(rest) if !rest.terms().is_empty() => (fixed, Some(rest)),
+        _ => (fixed, None),
     }
 }
 

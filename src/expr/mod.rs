@@ -14,12 +14,14 @@
 
 pub mod ast;
 mod compile;
+mod distribution;
 mod eval;
 mod fold;
 mod lists;
 mod problem;
 
 pub use compile::{compile_bool, compile_number, compile_symbol};
+pub use distribution::Ways;
 pub use eval::{Comparison, Condition, Env, Number, Symbol};
 pub use fold::{Known, Knows};
 pub use problem::ExprProblem;

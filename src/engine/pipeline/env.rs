@@ -196,7 +196,23 @@ impl<'f> FightEnv<'f> {
     pub fn number_of(&mut self, number: &Number) -> i64 {
         match number {
             Number::Const(value) => *value,
+            // In an enumeration, a number that rolls is drawn by its value.
+            _ if self.merging && number.rolls() => self.drawn(number),
             _ => self.holding(|env| number.eval(env)),
+        }
+    }
+
+    /// In an enumeration, a number that rolls drawn as one outcome among its values,
+    /// each weighing its ways; rolled die by die where its distribution cannot be said.
+    fn drawn(&mut self, number: &Number) -> i64 {
+        let ways = self.holding(|env| number.distribution(env));
+        match ways {
+            Some(ways) if ways.len() > 1 => {
+                let weights: Vec<u64> = ways.iter().map(|w| w.1).collect();
+                ways[self.branch(&weights) as usize - 1].0
+            }
+            Some(ways) => ways.first().map_or(0, |w| w.0),
+            None => self.holding(|env| number.eval(env)),
         }
     }
 
