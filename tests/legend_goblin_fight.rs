@@ -28,8 +28,8 @@ fn ruleset_as_the_example_plays_it() -> PathBuf {
     // One copy per call: the tests of this file run in parallel.
     static COPIES: AtomicUsize = AtomicUsize::new(0);
     let copy = COPIES.fetch_add(1, Ordering::SeqCst);
-    let dir =
-        std::env::temp_dir().join(format!("affray-goblin-fight-{}-{copy}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("affray-goblin-fight-{}-{copy}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     copy_dir(&root().join("rulesets/legend"), &dir);
     let manoeuvres = dir.join("tables/manoeuvres.tables");

@@ -39,11 +39,14 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fresh, empty folder for one test (tests of a file run in parallel).
+/// A fresh, empty folder for one test (tests of a file run in parallel), under the
+/// build's own scratch space (`target/tmp`, which `cargo clean` empties), not the
+/// system's temporary folder, which no test would empty.
 pub fn scratch(case: &str) -> PathBuf {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
     let n = COUNT.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("affray-{case}-{}-{n}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("affray-{case}-{}-{n}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
