@@ -195,6 +195,14 @@ mod tests {
         found
     }
 
+    /// `pairs` pairs of rolls came up, each with the same chance.
+    fn assert_every_pair_once_in(found: &BTreeMap<(i64, i64), f64>, pairs: usize) {
+        assert_eq!(found.len(), pairs, "{found:?}");
+        for chance in found.values() {
+            assert!((chance - 1.0 / pairs as f64).abs() < 1e-12, "{found:?}");
+        }
+    }
+
     fn rolls(low: i64, high: i64) -> Rolls {
         (low..=high).map(|roll| (roll, roll, 1)).collect()
     }
@@ -224,10 +232,7 @@ mod tests {
             assert_eq!((mine.merged, theirs.merged), (0, 0));
             (mine.roll, theirs.roll)
         });
-        assert_eq!(found.len(), 20);
-        for chance in found.values() {
-            assert!((chance - 1.0 / 20.0).abs() < 1e-12, "{found:?}");
-        }
+        assert_every_pair_once_in(&found, 20);
     }
 
     /// A roll compared with one already drawn keeps the rolls that agree; read later,
@@ -244,10 +249,7 @@ mod tests {
             assert_eq!(higher, mine.roll > theirs.roll);
             (mine.roll, theirs.roll)
         });
-        assert_eq!(found.len(), 12);
-        for chance in found.values() {
-            assert!((chance - 1.0 / 12.0).abs() < 1e-12, "{found:?}");
-        }
+        assert_every_pair_once_in(&found, 12);
     }
 
     /// A roll never read is never drawn: the level alone was enough.
