@@ -1,6 +1,7 @@
 //! The distribution of a number whose dice are rolled independently: each value it can
 //! come to with the number of ways, as an enumeration draws it in one outcome (`affray
-//! odds`: a Legend blow's `max(1D8, 1D8) + 1D4` is its twelve totals, not 256 faces).
+//! odds`: a blow's `max(1D8, 1D8) + 1D4`, the better of two damage rolls and a bonus, is its
+//! eleven totals, not 256 faces).
 
 use std::collections::BTreeMap;
 
