@@ -120,7 +120,7 @@ impl Exchange {
         let setup = FightSetup {
             dice: dice.traced(),
             chooser: Box::new(chooser),
-            log: Log::Full,
+            log: Log::Outcomes,
             observer: None,
         };
         let fight = FightHandle::new(Arc::clone(&self.ruleset), &self.scenario, setup)?;

@@ -3,8 +3,6 @@
 //! odds`: a blow's `max(1D8, 1D8) + 1D4`, the better of two damage rolls and a bonus, is its
 //! eleven totals, not 256 faces).
 
-use std::collections::BTreeMap;
-
 use crate::dice::DiceExpr;
 
 use super::eval::{Env, Number, divide, maximised};
@@ -117,11 +115,14 @@ fn combine(a: &Ways, b: &Ways, f: &dyn Fn(i64, i64) -> i64) -> Option<Ways> {
 
 /// Values with their ways added up where they repeat, lowest first.
 fn gather(values: impl Iterator<Item = Option<(i64, u64)>>) -> Option<Ways> {
-    let mut gathered: BTreeMap<i64, u64> = BTreeMap::new();
-    for found in values {
-        let (value, ways) = found?;
-        let slot = gathered.entry(value).or_insert(0);
-        *slot = slot.checked_add(ways)?;
+    let mut all: Ways = values.collect::<Option<_>>()?;
+    all.sort_unstable_by_key(|(value, _)| *value);
+    let mut gathered: Ways = Vec::with_capacity(all.len());
+    for (value, ways) in all {
+        match gathered.last_mut() {
+            Some(last) if last.0 == value => last.1 = last.1.checked_add(ways)?,
+            _ => gathered.push((value, ways)),
+        }
     }
-    (gathered.len() <= MOST_VALUES).then(|| gathered.into_iter().collect())
+    (gathered.len() <= MOST_VALUES).then_some(gathered)
 }
