@@ -315,16 +315,11 @@ impl Odds {
             "\ndamage to {} after defences and armour",
             self.defender
         );
-        let top = self
+        let rows = self
             .damage
             .iter()
-            .map(|d| d.1)
-            .fold(0.0, f64::max)
-            .max(1e-12);
-        for (amount, probability) in &self.damage {
-            let bar = "█".repeat((probability / top * 40.0).round() as usize);
-            let _ = writeln!(out, "  {amount:>4}  {:>6.2}%  {bar}", probability * 100.0);
-        }
+            .map(|(amount, p)| (format!("{amount:>4}"), *p));
+        bar_lines(out, rows.collect());
     }
 
     /// The chance of a wound, and of each wound level.
@@ -340,21 +335,21 @@ impl Odds {
             "\nwound levels {} takes (an exchange may give more than one)",
             self.defender
         );
-        let top = self
+        let rows = self
             .wounds
             .iter()
-            .map(|w| w.1)
-            .fold(0.0, f64::max)
-            .max(1e-12);
-        for (level, probability) in &self.wounds {
-            let bar = "█".repeat((probability / top * 40.0).round() as usize);
-            let _ = writeln!(
-                out,
-                "  {:<20}  {:>6.2}%  {bar}",
-                Words(level).to_string(),
-                probability * 100.0
-            );
-        }
+            .map(|(level, p)| (format!("{:<20}", Words(level).to_string()), *p));
+        bar_lines(out, rows.collect());
+    }
+}
+
+/// One line for each (label, probability): the label, the percentage and a bar as long
+/// as the chance, the likeliest 40 blocks.
+fn bar_lines(out: &mut String, rows: Vec<(String, f64)>) {
+    let top = rows.iter().map(|r| r.1).fold(0.0, f64::max).max(1e-12);
+    for (label, probability) in rows {
+        let bar = "█".repeat((probability / top * 40.0).round() as usize);
+        let _ = writeln!(out, "  {label}  {:>6.2}%  {bar}", probability * 100.0);
     }
 }
 
