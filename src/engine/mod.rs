@@ -350,6 +350,17 @@ impl FightHandle {
             );
             ruleset.specialised.get(combat, facts)
         });
+        let mut core = core;
+        if let Some(combat) = &combat {
+            pipeline::look_up_figures(
+                combat,
+                &mut core,
+                &ruleset.equipment,
+                &ruleset.tactics.vocabulary,
+                &options,
+                &modifiers,
+            );
+        }
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
             choices_hook: hooks.has("choices"),

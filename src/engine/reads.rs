@@ -121,6 +121,18 @@ impl Who {
     }
 }
 
+/// Whether every bit of `mask` is set among the combatant's bits `of` (`every`), or
+/// some one.
+#[inline]
+pub fn bits_hold(combatant: &super::Combatant, of: BitsOf, mask: u64, every: bool) -> bool {
+    let set = mask
+        & match of {
+            BitsOf::Conditions => combatant.condition_bits,
+            BitsOf::InHand => combatant.in_hand_traits,
+        };
+    if every { set == mask } else { set != 0 }
+}
+
 /// Which of a combatant's bits a [`Read::Bits`] tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BitsOf {
@@ -277,7 +289,7 @@ pub struct TestResult {
 }
 
 impl TestResult {
-    fn field(&self, field: TestField) -> i64 {
+    pub(crate) fn field(&self, field: TestField) -> i64 {
         match field {
             TestField::Level => i64::from(self.level),
             TestField::Roll => self.roll,
@@ -1155,10 +1167,10 @@ impl<'a> World<'a> {
         let combatant = |who: Who| who.of(bound).map(|index| &self.core.combatants[index]);
         match read {
             Read::Condition(who, _, bit) if *bit != 0 => {
-                combatant(*who).is_some_and(|c| c.condition_bits & bit != 0)
+                combatant(*who).is_some_and(|c| bits_hold(c, BitsOf::Conditions, *bit, false))
             }
             Read::Holds(who, _, bit) if *bit != 0 => {
-                combatant(*who).is_some_and(|c| c.in_hand_traits & bit != 0)
+                combatant(*who).is_some_and(|c| bits_hold(c, BitsOf::InHand, *bit, false))
             }
             Read::Out(who) => combatant(*who).is_some_and(|c| c.out),
             Read::NoValues { who, names, mask } => {
@@ -1169,14 +1181,7 @@ impl<'a> World<'a> {
                 of,
                 mask,
                 every,
-            } => combatant(*who).is_some_and(|c| {
-                let set = mask
-                    & match of {
-                        BitsOf::Conditions => c.condition_bits,
-                        BitsOf::InHand => c.in_hand_traits,
-                    };
-                if *every { set == *mask } else { set != 0 }
-            }),
+            } => combatant(*who).is_some_and(|c| bits_hold(c, *of, *mask, *every)),
             Read::Reaction(index) => bound.reaction == *index,
             Read::Attacking => bound.attacking,
             _ => self.flag_rest(bound, read),

@@ -29,6 +29,10 @@ pub struct Combatant {
     pub out: bool,
     /// Numbers a ruleset keeps on a combatant between hooks (`fight.set_value`).
     pub values: NameList<i64>,
+    /// The figures of the scenario the fight's compiled expressions read (skills,
+    /// characteristics, statistics: they do not change while it runs), looked up once
+    /// when the fight is set up, by their place among the combat's fixed reads.
+    pub fixed: Vec<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,6 +138,7 @@ impl Combatant {
             actions_to_lose: 0,
             out: false,
             values: NameList::default(),
+            fixed: Vec::new(),
         };
         combatant.refresh_in_hand();
         combatant

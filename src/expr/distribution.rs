@@ -31,6 +31,7 @@ impl Number {
                 None => point(env.roll_slot(*slot)),
             },
             Number::DiceBound(..) | Number::DiceCount(_) => point(self.eval(env)),
+            Number::Native(native) => native.tree.distribution(env),
             Number::Negate(a) => map(a.distribution(env)?, i64::saturating_neg),
             Number::Abs(a) => map(a.distribution(env)?, i64::saturating_abs),
             Number::Add(a, b) => both(a, b, env, i64::saturating_add),

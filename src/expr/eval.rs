@@ -41,6 +41,29 @@ pub trait Env {
     }
     fn enter(&mut self, _collection: Slot) {}
     fn leave(&mut self, _collection: Slot) {}
+    /// A condition compiled to native code: run by the environment that compiled it,
+    /// evaluated as a tree by any other.
+    fn native_flag(&mut self, native: &Native<Condition>) -> bool {
+        native.tree.eval(self)
+    }
+    /// A number compiled to native code, as [`Env::native_flag`].
+    fn native_number(&mut self, native: &Native<Number>) -> i64 {
+        native.tree.eval(self)
+    }
+}
+
+/// An expression compiled to native code by the environment that runs it (the engine
+/// compiles the guards and formulas of a combat it has specialised into closures over
+/// the fight's state), kept beside the tree it was compiled from. That environment runs
+/// its code number `code` ([`Env::native_flag`]); any other evaluates the tree, and
+/// every question about the expression (what it reads, whether it rolls, its
+/// distribution) is answered from the tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Native<T> {
+    pub tree: T,
+    /// The place of the code among those the environment made, as a slot is the place
+    /// of a read among those its scope handed out.
+    pub code: u32,
 }
 
 /// Visit the members of a collection until `visit` says stop.
@@ -84,6 +107,8 @@ pub enum Number {
     Maximise(Box<Number>, Box<Number>),
     /// `dice(weapon.damage)`: how many dice the slot's dice roll.
     DiceCount(Slot),
+    /// The number compiled to native code ([`Native`]).
+    Native(Box<Native<Number>>),
 }
 
 /// How many dice an expression rolls (`2D8+1D4+1`: 3).
@@ -167,6 +192,8 @@ pub enum Condition {
     Any(Slot, Box<Condition>),
     /// The condition holds for every member of a collection (none: true).
     All(Slot, Box<Condition>),
+    /// The condition compiled to native code ([`Native`]).
+    Native(Box<Native<Condition>>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +249,7 @@ impl Number {
                 }
             }
             Number::DiceCount(slot) => env.slot_dice(*slot).map_or(0, |dice| dice_count(&dice)),
+            Number::Native(native) => env.native_number(native),
             Number::DiceBound(slot, most) => {
                 let (least, highest) = env.dice_bounds(*slot);
                 if *most { highest } else { least }
@@ -322,6 +350,7 @@ impl Condition {
             }
             Condition::Same(same, a, b) => (a.eval(env) == b.eval(env)) == *same,
             Condition::Equal(same, a, b) => (a.eval(env) == b.eval(env)) == *same,
+            Condition::Native(native) => env.native_flag(native),
             Condition::If(condition, then, otherwise) => {
                 if condition.eval(env) {
                     then.eval(env)

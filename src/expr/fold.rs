@@ -42,6 +42,8 @@ impl Number {
             | Number::RollSlot(_)
             | Number::DiceBound(..)
             | Number::DiceCount(_) => return self.clone(),
+            // Folded as its tree: the code compiled from it no longer holds.
+            Number::Native(native) => return native.tree.fold(knows),
             Number::Negate(a) => Number::Negate(a.fold_boxed(knows)),
             Number::Abs(a) => Number::Abs(a.fold_boxed(knows)),
             Number::Add(a, b) => Number::Add(a.fold_boxed(knows), b.fold_boxed(knows)),
@@ -163,6 +165,7 @@ impl Condition {
                 Condition::Const(true) => Condition::Const(true),
                 body => Condition::All(*over, Box::new(body)),
             },
+            Condition::Native(native) => native.tree.fold(knows),
         }
     }
 

@@ -44,6 +44,11 @@ impl Condition {
                 otherwise.visit_lists(visit);
             }
             Condition::Any(_, body) | Condition::All(_, body) => body.visit_lists(visit),
+            // A rewrite sees the tree; the code compiled from it no longer holds.
+            Condition::Native(native) => {
+                *self = native.tree.clone();
+                self.visit_lists(visit);
+            }
         }
     }
 
@@ -62,6 +67,7 @@ impl Condition {
                 condition.rolls() || then.rolls() || otherwise.rolls()
             }
             Condition::Any(_, body) | Condition::All(_, body) => body.rolls(),
+            Condition::Native(native) => native.tree.rolls(),
         }
     }
 }
@@ -86,6 +92,7 @@ impl Condition {
             Condition::Any(over, body) | Condition::All(over, body) => {
                 wanted(*over) || body.reads_any(wanted)
             }
+            Condition::Native(native) => native.tree.reads_any(wanted),
         }
     }
 }
@@ -108,6 +115,7 @@ impl Number {
             Number::Min(all) | Number::Max(all) => all.iter().any(|a| a.reads_any(wanted)),
             Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.reads_any(wanted),
             Number::Count(over, body) => wanted(*over) || body.reads_any(wanted),
+            Number::Native(native) => native.tree.reads_any(wanted),
             Number::If(condition, then, otherwise) => {
                 condition.reads_any(wanted) || then.reads_any(wanted) || otherwise.reads_any(wanted)
             }
@@ -141,6 +149,11 @@ impl Number {
             }
             Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.visit_lists(visit),
             Number::Count(_, body) => body.visit_lists(visit),
+            // A rewrite sees the tree; the code compiled from it no longer holds.
+            Number::Native(native) => {
+                *self = native.tree.clone();
+                self.visit_lists(visit);
+            }
             Number::If(condition, then, otherwise) => {
                 condition.visit_lists(visit);
                 then.visit_lists(visit);
@@ -164,6 +177,7 @@ impl Number {
             Number::Min(all) | Number::Max(all) => all.iter().any(Number::rolls),
             Number::Rank(symbol) | Number::LookupMember(_, symbol) => symbol.rolls(),
             Number::Count(_, body) => body.rolls(),
+            Number::Native(native) => native.tree.rolls(),
             Number::If(condition, then, otherwise) => {
                 condition.rolls() || then.rolls() || otherwise.rolls()
             }

@@ -1547,6 +1547,7 @@ pub(super) fn compile_combat(
         tests,
         exchanges,
         levels: Default::default(),
+        codes: Default::default(),
     })
 }
 

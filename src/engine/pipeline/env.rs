@@ -6,7 +6,12 @@
 use parking_lot::MutexGuard;
 
 use crate::dice::DiceExpr;
-use crate::expr::{Condition, Env, Number, Slot};
+use crate::expr::{Condition, Env, Native, Number, Slot};
+
+use super::native::Codes;
+
+/// The code of a fight without `combat.toml`: none.
+static NO_CODES: std::sync::LazyLock<Codes> = std::sync::LazyLock::new(Codes::default);
 
 use super::super::reads::{
     Bound, Read, SavedBindings, TestResult, Vocabulary, World, opponent, weapon_at,
@@ -31,6 +36,8 @@ pub(super) enum Tests {
 pub(super) struct FightEnv<'f> {
     fight: &'f FightHandle,
     reads: &'f [Read],
+    /// The code the combat's expressions were compiled to.
+    codes: &'f Codes,
     pub bound: Bound<'f>,
     /// What a die rolled here is for, as the log says it.
     pub purpose: &'f str,
@@ -53,6 +60,7 @@ impl<'f> FightEnv<'f> {
     pub fn new(fight: &'f FightHandle, me: usize) -> Self {
         let ruleset = fight.ruleset();
         let reads = fight.combat().map_or(&[][..], |c| &c.reads);
+        let codes = fight.combat().map_or(&*NO_CODES, |c| &c.codes);
         FightEnv {
             equipment: &ruleset.equipment,
             vocabulary: &ruleset.tactics.vocabulary,
@@ -60,6 +68,7 @@ impl<'f> FightEnv<'f> {
             fight_modifiers: fight.fight_modifiers(),
             fight,
             reads,
+            codes,
             bound: Bound {
                 me,
                 ..Bound::default()
@@ -188,6 +197,10 @@ impl<'f> FightEnv<'f> {
     pub fn holds(&mut self, condition: &Condition) -> bool {
         match condition {
             Condition::Const(holds) => *holds,
+            Condition::Native(native) => {
+                let codes = self.codes;
+                self.holding(|env| codes.flag(native, env))
+            }
             _ => self.holding(|env| condition.eval(env)),
         }
     }
@@ -198,6 +211,10 @@ impl<'f> FightEnv<'f> {
             Number::Const(value) => *value,
             // In an enumeration, a number that rolls is drawn by its value.
             _ if self.merging && number.rolls() => self.drawn(number),
+            Number::Native(native) => {
+                let codes = self.codes;
+                self.holding(|env| codes.number(native, env))
+            }
             _ => self.holding(|env| number.eval(env)),
         }
     }
@@ -233,7 +250,7 @@ impl<'f> FightEnv<'f> {
 
     /// The fight's state: the one held by the evaluation, or taken for this read.
     #[inline]
-    fn with_core<T>(&self, read: impl FnOnce(&Core) -> T) -> T {
+    pub(super) fn with_core<T>(&self, read: impl FnOnce(&Core) -> T) -> T {
         match &self.held {
             Some(core) => read(core),
             None => read(&self.fight.core()),
@@ -404,5 +421,15 @@ impl Env for FightEnv<'_> {
 
     fn leave(&mut self, _: Slot) {
         self.saved.leave(&mut self.bound);
+    }
+
+    fn native_flag(&mut self, native: &Native<Condition>) -> bool {
+        let codes = self.codes;
+        codes.flag(native, self)
+    }
+
+    fn native_number(&mut self, native: &Native<Number>) -> i64 {
+        let codes = self.codes;
+        codes.number(native, self)
     }
 }

@@ -11,11 +11,12 @@
 
 mod env;
 mod exchange;
+mod native;
 mod specialise;
 mod test;
 mod turn;
 
-pub use specialise::{Specialised, facts};
+pub use specialise::{Specialised, facts, look_up_figures};
 
 use crate::expr::{Condition, Number};
 use crate::names::Name;
@@ -34,6 +35,8 @@ pub struct Combat {
     pub exchanges: Vec<Exchange>,
     /// What an enumeration draws tests from, worked out once (`test::LevelCache`).
     pub(crate) levels: test::LevelCache,
+    /// The native code of the expressions, once the combat is specialised.
+    pub(crate) codes: native::Codes,
 }
 
 /// `[turn]`: each step the engine asks of a ruleset; `None` leaves it to the hook.

@@ -12,6 +12,7 @@ use crate::names::{Name, NameList};
 
 use super::super::Core;
 use super::super::reads::{BitsOf, Bound, Read, Who, World};
+use super::native;
 use super::{Combat, EffectsStage, Exchange, Reaction, TestKind, Turn, TurnRule};
 use crate::ruleset::Equipment;
 
@@ -99,6 +100,32 @@ pub fn facts(
         .collect()
 }
 
+/// Look up once, for each combatant of the fight whose state is `core`, the figures the
+/// compiled code of `combat` reads ([`crate::engine::Combatant::fixed`]).
+pub fn look_up_figures(
+    combat: &Combat,
+    core: &mut Core,
+    equipment: &Equipment,
+    vocabulary: &super::super::reads::Vocabulary,
+    fight_options: &[Name],
+    fight_modifiers: &[Name],
+) {
+    let world = World {
+        core,
+        equipment,
+        vocabulary,
+        fight_options,
+        fight_modifiers,
+        offered: &[],
+    };
+    let figures: Vec<Vec<i64>> = (0..core.combatants.len())
+        .map(|combatant| combat.codes.fixed(&world, combatant))
+        .collect();
+    for (combatant, figures) in core.combatants.iter_mut().zip(figures) {
+        combatant.fixed = figures;
+    }
+}
+
 /// Whether a read gives the same all fight long (the scenario's figures, its options
 /// and modifiers), and then whose it reads and whether it is a flag; the rest change.
 fn fixed(read: &Read) -> Option<(Option<Who>, bool)> {
@@ -123,9 +150,11 @@ impl Combat {
         let knows = |slot: Slot| facts.get(slot.0 as usize).copied().flatten();
         let mut combat = self.clone();
         let mut reads = std::mem::take(&mut combat.reads);
+        let mut made = native::Made::default();
         let mut rewrite = Rewrite {
             knows: &knows,
             reads: &mut reads,
+            made: &mut made,
         };
         combat.turn.fold(&mut rewrite);
         for test in &mut combat.tests {
@@ -135,6 +164,7 @@ impl Combat {
             exchange.fold(&mut rewrite);
         }
         combat.reads = reads;
+        combat.codes = made.done();
         combat
     }
 }
@@ -145,6 +175,8 @@ impl Combat {
 struct Rewrite<'r> {
     knows: Knows<'r>,
     reads: &'r mut Vec<Read>,
+    /// The code each expression is compiled to, last.
+    made: &'r mut native::Made,
 }
 
 impl Rewrite<'_> {
@@ -155,6 +187,7 @@ impl Rewrite<'_> {
             fuse_bits(members, all, reads);
             fuse_zero_values(members, all, reads);
         });
+        native::compile_condition(condition, reads, self.made);
     }
 
     fn number(&mut self, number: &mut Number) {
@@ -164,6 +197,7 @@ impl Rewrite<'_> {
             fuse_bits(members, all, reads);
             fuse_zero_values(members, all, reads);
         });
+        native::compile_number(number, reads, self.made);
     }
 
     fn some(&mut self, condition: &mut Option<Condition>) {

@@ -1,0 +1,570 @@
+//! The expressions of a specialised `combat.toml` compiled to native code: each node a
+//! closure over the fight's environment, each read of the state resolved to the field
+//! it loads when the combat is specialised, so that a guard such as `self.prone or
+//! roll <= target` runs as a few calls and loads rather than a walk of its tree with a
+//! match on every node and on every read ([`crate::expr::Native`]).
+//!
+//! The code does exactly what the tree does, in the same order (a die rolled where the
+//! tree rolls it, a collection gone through member by member); reads it does not
+//! resolve here, and the rarer nodes, it leaves to the tree's own evaluation. In an
+//! enumeration (`affray odds`) a read of a test's roll goes through
+//! [`FightEnv`]'s reads, which draw a roll drawn by its level alone first.
+
+use std::sync::Arc;
+
+use crate::expr::{Comparison, Condition, Env, Native, Number, Slot, divide};
+
+use super::super::reads::{BitsOf, Bound, Read, Who, World, bits_hold};
+use super::super::state::Combatant;
+use super::env::FightEnv;
+
+/// A compiled condition.
+type Flag = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> bool + Send + Sync>;
+/// A compiled number.
+type Count = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> i64 + Send + Sync>;
+
+/// The code of a specialised combat's expressions, by [`Native::code`]: kept with the
+/// combat whose `reads` they were compiled against, as its slots are.
+#[derive(Clone, Default)]
+pub struct Codes(Arc<Made>);
+
+/// The code made so far while a combat is specialised.
+#[derive(Default)]
+pub(super) struct Made {
+    flags: Vec<Flag>,
+    numbers: Vec<Count>,
+    /// The reads of a combatant's figures that cannot change while a fight runs, as
+    /// read of `self`: each fight looks them up once ([`Codes::fix`]), and the code
+    /// reads [`Combatant::fixed`].
+    fixed: Vec<Read>,
+}
+
+impl Made {
+    pub fn done(self) -> Codes {
+        Codes(Arc::new(self))
+    }
+}
+
+impl std::fmt::Debug for Codes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Codes({} conditions, {} numbers)",
+            self.0.flags.len(),
+            self.0.numbers.len()
+        )
+    }
+}
+
+impl Codes {
+    /// Each combatant's figures the code reads ([`Combatant::fixed`]), looked up once
+    /// for the fight whose state `world` is.
+    pub(crate) fn fixed(&self, world: &World<'_>, combatant: usize) -> Vec<i64> {
+        let bound = Bound {
+            me: combatant,
+            other: Some(combatant),
+            ..Bound::default()
+        };
+        self.0
+            .fixed
+            .iter()
+            .map(|read| world.number(&bound, read))
+            .collect()
+    }
+
+    /// Run `native`'s code; evaluate its tree where there is none (an expression
+    /// compiled for another combat, which no fight should meet).
+    #[inline]
+    pub(super) fn flag(&self, native: &Native<Condition>, env: &mut FightEnv<'_>) -> bool {
+        match self.0.flags.get(native.code as usize) {
+            Some(code) => {
+                let holds = code(env);
+                #[cfg(debug_assertions)]
+                same_as_tree(native, env, holds);
+                holds
+            }
+            None => native.tree.eval(env),
+        }
+    }
+
+    #[inline]
+    pub(super) fn number(&self, native: &Native<Number>, env: &mut FightEnv<'_>) -> i64 {
+        match self.0.numbers.get(native.code as usize) {
+            Some(code) => {
+                let value = code(env);
+                #[cfg(debug_assertions)]
+                same_as_tree(native, env, value);
+                value
+            }
+            None => native.tree.eval(env),
+        }
+    }
+}
+
+/// What the tests check at every evaluation of a debug build: the code gives what the
+/// tree gives. Only where evaluating again changes nothing (no die rolled, no roll
+/// drawn in an enumeration).
+#[cfg(debug_assertions)]
+fn same_as_tree<T, V>(native: &Native<T>, env: &mut FightEnv<'_>, value: V)
+where
+    T: Tree<V> + std::fmt::Debug,
+    V: PartialEq + std::fmt::Debug,
+{
+    if !env.merging && !native.tree.rolls() {
+        let tree = native.tree.evaluate(env);
+        assert_eq!(
+            value, tree,
+            "compiled code against its tree {:?}",
+            native.tree
+        );
+    }
+}
+
+/// An expression's tree, evaluated as the tree.
+#[cfg(debug_assertions)]
+trait Tree<V> {
+    fn rolls(&self) -> bool;
+    fn evaluate(&self, env: &mut FightEnv<'_>) -> V;
+}
+
+#[cfg(debug_assertions)]
+impl Tree<bool> for Condition {
+    fn rolls(&self) -> bool {
+        Condition::rolls(self)
+    }
+    fn evaluate(&self, env: &mut FightEnv<'_>) -> bool {
+        self.eval(env)
+    }
+}
+
+#[cfg(debug_assertions)]
+impl Tree<i64> for Number {
+    fn rolls(&self) -> bool {
+        Number::rolls(self)
+    }
+    fn evaluate(&self, env: &mut FightEnv<'_>) -> i64 {
+        self.eval(env)
+    }
+}
+
+/// `condition` compiled in its place, where that saves anything (a constant stays one:
+/// the stages test for it).
+pub(super) fn compile_condition(condition: &mut Condition, reads: &[Read], made: &mut Made) {
+    if matches!(condition, Condition::Const(_) | Condition::Native(_)) {
+        return;
+    }
+    let mut compiler = Compiler {
+        reads,
+        fixed: &mut made.fixed,
+    };
+    let code = flag(condition, &mut compiler);
+    made.flags.push(code);
+    *condition = Condition::Native(Box::new(Native {
+        tree: condition.clone(),
+        code: (made.flags.len() - 1) as u32,
+    }));
+}
+
+/// `number` compiled in its place, where that saves anything (a constant or plain dice
+/// stay as they are: the stages and an enumeration look for them).
+pub(super) fn compile_number(number: &mut Number, reads: &[Read], made: &mut Made) {
+    if matches!(
+        number,
+        Number::Const(_) | Number::Roll(_) | Number::RollSlot(_) | Number::Native(_)
+    ) {
+        return;
+    }
+    let mut compiler = Compiler {
+        reads,
+        fixed: &mut made.fixed,
+    };
+    let code = count(number, &mut compiler);
+    made.numbers.push(code);
+    *number = Number::Native(Box::new(Native {
+        tree: number.clone(),
+        code: (made.numbers.len() - 1) as u32,
+    }));
+}
+
+/// What compiling reads: the combat's reads, and the fixed reads found so far.
+struct Compiler<'c> {
+    reads: &'c [Read],
+    fixed: &'c mut Vec<Read>,
+}
+
+impl Compiler<'_> {
+    /// The place of `read` (of `self`) among the fixed reads, added if new.
+    fn fixed(&mut self, read: Read) -> usize {
+        match self.fixed.iter().position(|known| *known == read) {
+            Some(at) => at,
+            None => {
+                self.fixed.push(read);
+                self.fixed.len() - 1
+            }
+        }
+    }
+}
+
+/// The code of a condition.
+fn flag(condition: &Condition, c: &mut Compiler<'_>) -> Flag {
+    match condition {
+        &Condition::Const(holds) => Box::new(move |_| holds),
+        Condition::Read(slot) => flag_read(*slot, c),
+        Condition::Not(inner) => {
+            let inner = flag(inner, c);
+            Box::new(move |env| !inner(env))
+        }
+        Condition::AllOf(members) => match &members[..] {
+            [a, b] => {
+                let (a, b) = (flag(a, c), flag(b, c));
+                Box::new(move |env| a(env) && b(env))
+            }
+            _ => {
+                let members: Box<[Flag]> = members.iter().map(|m| flag(m, c)).collect();
+                Box::new(move |env| members.iter().all(|member| member(env)))
+            }
+        },
+        Condition::AnyOf(members) => match &members[..] {
+            [a, b] => {
+                let (a, b) = (flag(a, c), flag(b, c));
+                Box::new(move |env| a(env) || b(env))
+            }
+            _ => {
+                let members: Box<[Flag]> = members.iter().map(|m| flag(m, c)).collect();
+                Box::new(move |env| members.iter().any(|member| member(env)))
+            }
+        },
+        Condition::Compare(comparison, a, b) => compare(*comparison, a, b, c),
+        Condition::Equal(same, a, b) => {
+            let (a, b, same) = (flag(a, c), flag(b, c), *same);
+            Box::new(move |env| (a(env) == b(env)) == same)
+        }
+        Condition::If(condition, then, otherwise) => {
+            let (condition, then, otherwise) =
+                (flag(condition, c), flag(then, c), flag(otherwise, c));
+            Box::new(move |env| {
+                if condition(env) {
+                    then(env)
+                } else {
+                    otherwise(env)
+                }
+            })
+        }
+        // As the tree goes through a collection: the binding put back after the last.
+        Condition::Any(over, body) => {
+            let (over, body) = (*over, flag(body, c));
+            Box::new(move |env| {
+                env.enter(over);
+                let mut index = 0;
+                let mut found = false;
+                while env.bind(over, index) {
+                    found = body(env);
+                    if found {
+                        break;
+                    }
+                    index += 1;
+                }
+                env.leave(over);
+                found
+            })
+        }
+        Condition::All(over, body) => {
+            let (over, body) = (*over, flag(body, c));
+            Box::new(move |env| {
+                env.enter(over);
+                let mut index = 0;
+                let mut all = true;
+                while env.bind(over, index) {
+                    all = body(env);
+                    if !all {
+                        break;
+                    }
+                    index += 1;
+                }
+                env.leave(over);
+                all
+            })
+        }
+        Condition::Native(native) => flag(&native.tree, c),
+        // Symbols compared: rare, evaluated as the tree.
+        Condition::Same(..) => {
+            let tree = condition.clone();
+            Box::new(move |env| tree.eval(env))
+        }
+    }
+}
+
+/// The code of a comparison, with a constant side folded into the closure.
+fn compare(comparison: Comparison, a: &Number, b: &Number, c: &mut Compiler<'_>) -> Flag {
+    match comparison {
+        Comparison::Equal => compared(a, b, c, |x, y| x == y),
+        Comparison::NotEqual => compared(a, b, c, |x, y| x != y),
+        Comparison::Less => compared(a, b, c, |x, y| x < y),
+        Comparison::LessOrEqual => compared(a, b, c, |x, y| x <= y),
+        Comparison::Greater => compared(a, b, c, |x, y| x > y),
+        Comparison::GreaterOrEqual => compared(a, b, c, |x, y| x >= y),
+    }
+}
+
+fn compared(
+    a: &Number,
+    b: &Number,
+    c: &mut Compiler<'_>,
+    holds: impl Fn(i64, i64) -> bool + Copy + Send + Sync + 'static,
+) -> Flag {
+    match (a, b) {
+        (_, &Number::Const(b)) => {
+            let a = count(a, c);
+            Box::new(move |env| holds(a(env), b))
+        }
+        (&Number::Const(a), _) => {
+            let b = count(b, c);
+            Box::new(move |env| holds(a, b(env)))
+        }
+        _ => {
+            let (a, b) = (count(a, c), count(b, c));
+            // `a` is read first, as the tree reads it.
+            Box::new(move |env| {
+                let a = a(env);
+                holds(a, b(env))
+            })
+        }
+    }
+}
+
+/// The code of a number.
+fn count(number: &Number, c: &mut Compiler<'_>) -> Count {
+    match number {
+        &Number::Const(value) => Box::new(move |_| value),
+        Number::Read(slot) => number_read(*slot, c),
+        Number::Roll(dice) => {
+            let dice = dice.as_ref().clone();
+            Box::new(move |env| env.roll(&dice))
+        }
+        &Number::RollSlot(slot) => Box::new(move |env| env.roll_slot(slot)),
+        Number::Negate(a) => {
+            let a = count(a, c);
+            Box::new(move |env| a(env).saturating_neg())
+        }
+        Number::Abs(a) => {
+            let a = count(a, c);
+            Box::new(move |env| a(env).saturating_abs())
+        }
+        Number::Add(a, b) => both(a, b, c, i64::saturating_add),
+        Number::Subtract(a, b) => both(a, b, c, i64::saturating_sub),
+        Number::Multiply(a, b) => both(a, b, c, i64::saturating_mul),
+        Number::Divide(a, b, rounding) => {
+            let rounding = *rounding;
+            both(a, b, c, move |x, y| divide(x, y, rounding))
+        }
+        Number::Min(all) => {
+            let all: Box<[Count]> = all.iter().map(|a| count(a, c)).collect();
+            Box::new(move |env| all.iter().map(|a| a(env)).min().unwrap_or(0))
+        }
+        Number::Max(all) => {
+            let all: Box<[Count]> = all.iter().map(|a| count(a, c)).collect();
+            Box::new(move |env| all.iter().map(|a| a(env)).max().unwrap_or(0))
+        }
+        Number::If(condition, then, otherwise) => {
+            let (condition, then, otherwise) =
+                (flag(condition, c), count(then, c), count(otherwise, c));
+            Box::new(move |env| {
+                if condition(env) {
+                    then(env)
+                } else {
+                    otherwise(env)
+                }
+            })
+        }
+        Number::Lookup(rows, key) => {
+            let (rows, key) = (rows.clone(), count(key, c));
+            Box::new(move |env| {
+                let key = key(env);
+                rows.iter()
+                    .find(|(low, high, _)| {
+                        low.is_none_or(|low| low <= key) && high.is_none_or(|high| key <= high)
+                    })
+                    .map_or(0, |row| row.2)
+            })
+        }
+        Number::Native(native) => count(&native.tree, c),
+        // The rarer nodes (symbols, counts over a collection, dice bounds, maximised
+        // dice) are evaluated as the tree.
+        Number::DiceBound(..)
+        | Number::DiceCount(_)
+        | Number::Rank(_)
+        | Number::Count(..)
+        | Number::LookupMember(..)
+        | Number::Maximise(..) => {
+            let tree = number.clone();
+            Box::new(move |env| tree.eval(env))
+        }
+    }
+}
+
+/// Two numbers combined, `a` worked out first as the tree does, a constant side folded
+/// into the closure.
+fn both(
+    a: &Number,
+    b: &Number,
+    c: &mut Compiler<'_>,
+    combine: impl Fn(i64, i64) -> i64 + Copy + Send + Sync + 'static,
+) -> Count {
+    match (a, b) {
+        (_, &Number::Const(b)) => {
+            let a = count(a, c);
+            Box::new(move |env| combine(a(env), b))
+        }
+        (&Number::Const(a), _) => {
+            let b = count(b, c);
+            Box::new(move |env| combine(a, b(env)))
+        }
+        _ => {
+            let (a, b) = (count(a, c), count(b, c));
+            Box::new(move |env| {
+                let a = a(env);
+                combine(a, b(env))
+            })
+        }
+    }
+}
+
+/// A flag read resolved to what it loads; the others through the environment's reads.
+fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
+    match c.reads[slot.0 as usize] {
+        Read::Condition(who, _, bit) if bit != 0 => {
+            of_combatant(who, move |c| bits_hold(c, BitsOf::Conditions, bit, false))
+        }
+        Read::Holds(who, _, bit) if bit != 0 => {
+            of_combatant(who, move |c| bits_hold(c, BitsOf::InHand, bit, false))
+        }
+        Read::Bits {
+            who,
+            of,
+            mask,
+            every,
+        } => of_combatant(who, move |c| bits_hold(c, of, mask, every)),
+        Read::Out(who) => of_combatant(who, |c| c.out),
+        Read::NoValues {
+            who,
+            ref names,
+            mask,
+        } => {
+            let names = names.clone();
+            // No one: none of the values is held.
+            match who {
+                Who::Me => Box::new(move |env| {
+                    let me = env.bound.me;
+                    env.with_core(|core| core.combatants[me].values.none_of(&names, mask))
+                }),
+                _ => Box::new(move |env| match who.of(&env.bound) {
+                    Some(at) => {
+                        env.with_core(|core| core.combatants[at].values.none_of(&names, mask))
+                    }
+                    None => true,
+                }),
+            }
+        }
+        Read::Attacking => Box::new(|env| env.bound.attacking),
+        Read::Reaction(index) => Box::new(move |env| env.bound.reaction == index),
+        Read::OutcomeWon(attacker) => {
+            Box::new(move |env| env.bound.outcome.is_some_and(|(won, _)| won == attacker))
+        }
+        _ => Box::new(move |env| env.flag(slot)),
+    }
+}
+
+/// A flag of the combatant `who` names; false when it names no one.
+fn of_combatant(who: Who, read: impl Fn(&Combatant) -> bool + Send + Sync + 'static) -> Flag {
+    match who {
+        Who::Me => Box::new(move |env| {
+            let me = env.bound.me;
+            env.with_core(|core| read(&core.combatants[me]))
+        }),
+        _ => Box::new(move |env| match who.of(&env.bound) {
+            Some(at) => env.with_core(|core| read(&core.combatants[at])),
+            None => false,
+        }),
+    }
+}
+
+/// A number of the combatant `who` names; 0 when it names no one.
+fn number_of(who: Who, read: impl Fn(&Combatant) -> i64 + Send + Sync + 'static) -> Count {
+    match who {
+        Who::Me => Box::new(move |env| {
+            let me = env.bound.me;
+            env.with_core(|core| read(&core.combatants[me]))
+        }),
+        _ => Box::new(move |env| match who.of(&env.bound) {
+            Some(at) => env.with_core(|core| read(&core.combatants[at])),
+            None => 0,
+        }),
+    }
+}
+
+/// The figure at `place` among the fixed reads of the combatant `who` names (0 when it
+/// names no one), read through the environment where the fight did not look it up.
+fn fixed(slot: Slot, who: Who, place: usize) -> Count {
+    Box::new(move |env| {
+        let Some(at) = who.of(&env.bound) else {
+            return 0;
+        };
+        match env.with_core(|core| core.combatants[at].fixed.get(place).copied()) {
+            Some(value) => value,
+            None => env.number(slot),
+        }
+    })
+}
+
+/// A number read resolved to what it loads; the others through the environment's
+/// reads. A test's roll or total is read through them in an enumeration, where a roll
+/// drawn by its level alone is drawn when read.
+fn number_read(slot: Slot, c: &mut Compiler<'_>) -> Count {
+    match c.reads[slot.0 as usize] {
+        Read::Value(who, name) => {
+            number_of(who, move |c| c.values.get(&name).copied().unwrap_or(0))
+        }
+        Read::ActionsLeft(who) => number_of(who, |c| c.actions_left),
+        // A figure of the scenario: looked up once a fight.
+        Read::Skill(who, name) => fixed(slot, who, c.fixed(Read::Skill(Who::Me, name))),
+        Read::Characteristic(who, name) => {
+            fixed(slot, who, c.fixed(Read::Characteristic(Who::Me, name)))
+        }
+        Read::Statistic(who, name) => fixed(slot, who, c.fixed(Read::Statistic(Who::Me, name))),
+        Read::SkillOf(who, name) => fixed(slot, who, c.fixed(Read::SkillOf(Who::Me, name))),
+        Read::Round => Box::new(|env| env.with_core(|core| i64::from(core.round))),
+        Read::Chosen(index) => Box::new(move |env| i64::from(env.bound.chosen[index as usize])),
+        Read::Damage => Box::new(|env| env.bound.damage),
+        Read::Rolled => Box::new(|env| env.bound.rolled),
+        Read::TestTarget => Box::new(|env| env.bound.test.target),
+        Read::TestRoll => Box::new(move |env| {
+            if env.merging {
+                env.number(slot)
+            } else {
+                env.bound.test.roll
+            }
+        }),
+        Read::TestTotal => Box::new(move |env| {
+            if env.merging {
+                env.number(slot)
+            } else {
+                env.bound.test.total
+            }
+        }),
+        Read::Attack(field) => Box::new(move |env| {
+            if env.merging {
+                env.number(slot)
+            } else {
+                env.bound.attack.map_or(0, |test| test.field(field))
+            }
+        }),
+        Read::Defence(field) => Box::new(move |env| {
+            if env.merging {
+                env.number(slot)
+            } else {
+                env.bound.defence.map_or(0, |test| test.field(field))
+            }
+        }),
+        _ => Box::new(move |env| env.number(slot)),
+    }
+}
