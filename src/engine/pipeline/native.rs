@@ -12,14 +12,17 @@
 
 use std::sync::Arc;
 
-use crate::expr::{Comparison, Condition, Env, Native, Number, Slot, divide};
+use crate::expr::{Comparison, Condition, Env, Native, Number, Slot, Symbol, divide};
+use crate::names::Name;
 
-use super::super::reads::{BitsOf, Bound, Read, Who, World, bits_hold};
+use super::super::reads::{BitsOf, Bound, Read, TestField, Vocabulary, Who, World, bits_hold};
 use super::super::state::Combatant;
 use super::env::FightEnv;
 
 /// A compiled condition.
 type Flag = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> bool + Send + Sync>;
+/// A compiled symbol.
+type Place = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> u32 + Send + Sync>;
 /// A compiled number.
 type Count = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> i64 + Send + Sync>;
 
@@ -149,12 +152,18 @@ impl Tree<i64> for Number {
 
 /// `condition` compiled in its place, where that saves anything (a constant stays one:
 /// the stages test for it).
-pub(super) fn compile_condition(condition: &mut Condition, reads: &[Read], made: &mut Made) {
+pub(super) fn compile_condition(
+    condition: &mut Condition,
+    reads: &[Read],
+    vocabulary: &Vocabulary,
+    made: &mut Made,
+) {
     if matches!(condition, Condition::Const(_) | Condition::Native(_)) {
         return;
     }
     let mut compiler = Compiler {
         reads,
+        vocabulary,
         fixed: &mut made.fixed,
     };
     let code = flag(condition, &mut compiler);
@@ -167,7 +176,12 @@ pub(super) fn compile_condition(condition: &mut Condition, reads: &[Read], made:
 
 /// `number` compiled in its place, where that saves anything (a constant or plain dice
 /// stay as they are: the stages and an enumeration look for them).
-pub(super) fn compile_number(number: &mut Number, reads: &[Read], made: &mut Made) {
+pub(super) fn compile_number(
+    number: &mut Number,
+    reads: &[Read],
+    vocabulary: &Vocabulary,
+    made: &mut Made,
+) {
     if matches!(
         number,
         Number::Const(_) | Number::Roll(_) | Number::RollSlot(_) | Number::Native(_)
@@ -176,6 +190,7 @@ pub(super) fn compile_number(number: &mut Number, reads: &[Read], made: &mut Mad
     }
     let mut compiler = Compiler {
         reads,
+        vocabulary,
         fixed: &mut made.fixed,
     };
     let code = count(number, &mut compiler);
@@ -189,6 +204,8 @@ pub(super) fn compile_number(number: &mut Number, reads: &[Read], made: &mut Mad
 /// What compiling reads: the combat's reads, and the fixed reads found so far.
 struct Compiler<'c> {
     reads: &'c [Read],
+    /// The names the ruleset declares, as the fight reads them.
+    vocabulary: &'c Vocabulary,
     fixed: &'c mut Vec<Read>,
 }
 
@@ -286,11 +303,64 @@ fn flag(condition: &Condition, c: &mut Compiler<'_>) -> Flag {
             })
         }
         Condition::Native(native) => flag(&native.tree, c),
-        // Symbols compared: rare, evaluated as the tree.
-        Condition::Same(..) => {
-            let tree = condition.clone();
-            Box::new(move |env| tree.eval(env))
+        Condition::Same(same, a, b) => {
+            let (a, b, same) = (symbol(a, c), symbol(b, c), *same);
+            Box::new(move |env| (a(env) == b(env)) == same)
         }
+    }
+}
+
+/// The code of a symbol: a member's place in its domain (`u32::MAX`: none).
+fn symbol(symbol: &Symbol, c: &mut Compiler<'_>) -> Place {
+    match symbol {
+        &Symbol::Const(member) => Box::new(move |_| member),
+        Symbol::Read(slot) => symbol_read(*slot, c),
+        Symbol::If(condition, then, otherwise) => {
+            let (condition, then, otherwise) = (
+                flag(condition, c),
+                self::symbol(then, c),
+                self::symbol(otherwise, c),
+            );
+            Box::new(move |env| {
+                if condition(env) {
+                    then(env)
+                } else {
+                    otherwise(env)
+                }
+            })
+        }
+    }
+}
+
+/// A symbol read resolved to what it loads: a test's level, or a name bound found in
+/// its domain by comparing interned names ([`Bound::symbol`] compares texts).
+fn symbol_read(slot: Slot, c: &mut Compiler<'_>) -> Place {
+    let interned = |list: &[String]| -> Box<[Name]> { list.iter().map(|n| Name::new(n)).collect() };
+    let place = |list: &[Name], name: Option<Name>| {
+        name.and_then(|name| list.iter().position(|n| *n == name))
+            .map_or(u32::MAX, |at| at as u32)
+    };
+    let vocabulary = c.vocabulary;
+    match c.reads[slot.0 as usize] {
+        Read::Attack(TestField::Level) => {
+            Box::new(|env| env.bound.attack.map_or(u32::MAX, |test| test.level))
+        }
+        Read::Defence(TestField::Level) => {
+            Box::new(|env| env.bound.defence.map_or(u32::MAX, |test| test.level))
+        }
+        Read::Location => {
+            let list = interned(&vocabulary.locations);
+            Box::new(move |env| place(&list, env.bound.location))
+        }
+        Read::ItemSize => {
+            let list = interned(&vocabulary.weapon_sizes);
+            Box::new(move |env| place(&list, env.bound.item.and_then(|w| w.size)))
+        }
+        Read::ParrySize => {
+            let list = interned(&vocabulary.weapon_sizes);
+            Box::new(move |env| place(&list, env.bound.parry.and_then(|w| w.size)))
+        }
+        _ => Box::new(move |env| env.symbol(slot)),
     }
 }
 

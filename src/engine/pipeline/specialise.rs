@@ -151,10 +151,12 @@ impl Combat {
         let mut combat = self.clone();
         let mut reads = std::mem::take(&mut combat.reads);
         let mut made = native::Made::default();
+        let vocabulary = combat.vocabulary.clone();
         let mut rewrite = Rewrite {
             knows: &knows,
             reads: &mut reads,
             made: &mut made,
+            vocabulary: &vocabulary,
         };
         combat.turn.fold(&mut rewrite);
         for test in &mut combat.tests {
@@ -175,8 +177,9 @@ impl Combat {
 struct Rewrite<'r> {
     knows: Knows<'r>,
     reads: &'r mut Vec<Read>,
-    /// The code each expression is compiled to, last.
+    /// The code each expression is compiled to, last, and the names it compares.
     made: &'r mut native::Made,
+    vocabulary: &'r super::super::reads::Vocabulary,
 }
 
 impl Rewrite<'_> {
@@ -187,7 +190,7 @@ impl Rewrite<'_> {
             fuse_bits(members, all, reads);
             fuse_zero_values(members, all, reads);
         });
-        native::compile_condition(condition, reads, self.made);
+        native::compile_condition(condition, reads, self.vocabulary, self.made);
     }
 
     fn number(&mut self, number: &mut Number) {
@@ -197,7 +200,7 @@ impl Rewrite<'_> {
             fuse_bits(members, all, reads);
             fuse_zero_values(members, all, reads);
         });
-        native::compile_number(number, reads, self.made);
+        native::compile_number(number, reads, self.vocabulary, self.made);
     }
 
     fn some(&mut self, condition: &mut Option<Condition>) {
