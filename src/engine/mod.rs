@@ -416,10 +416,12 @@ impl FightHandle {
         self.core().dice.trace().to_vec()
     }
 
-    fn emit(&self, event: Event) {
+    /// Log the event `event` makes; a fight that logs nothing does not make it.
+    fn emit(&self, event: impl FnOnce() -> Event) {
         if !self.0.logged {
             return;
         }
+        let event = event();
         self.observe(|observer| observer.event(self, &event));
         let limits = &self.0.ruleset.settings.limits;
         let mut core = self.core();
@@ -542,7 +544,7 @@ impl FightHandle {
                 side: c.spec.side,
             })
             .collect();
-        self.emit(Event::FightStarted {
+        self.emit(|| Event::FightStarted {
             title: self.0.title.clone(),
             ruleset: ruleset.settings.title.clone(),
             combatants,
@@ -551,7 +553,7 @@ impl FightHandle {
         let max_rounds = *ruleset.settings.sequence.max_rounds.get_ref();
         for round in 1..=max_rounds {
             self.core().round = round;
-            self.emit(Event::RoundStarted { round });
+            self.emit(|| Event::RoundStarted { round });
             let mut order = self.initiative_order()?;
             loop {
                 let mut acted = false;
@@ -581,7 +583,7 @@ impl FightHandle {
                 self.hook("round_end", &[])?;
             }
             self.tick_rounds();
-            self.emit(Event::RoundEnded { round });
+            self.emit(|| Event::RoundEnded { round });
             self.observe(|observer| observer.resolved(self, Resolved::Round(round)));
             if let Some(outcome) = self.finished(round)? {
                 return Ok(outcome);
@@ -598,7 +600,7 @@ impl FightHandle {
         self.set_up_all()?;
         let count = self.core().combatants.len();
         self.core().round = 1;
-        self.emit(Event::RoundStarted { round: 1 });
+        self.emit(|| Event::RoundStarted { round: 1 });
         for each in 0..count {
             let budget = self.action_budget(each)?;
             self.core().combatants[each].actions_left = budget;
@@ -674,12 +676,12 @@ impl FightHandle {
                 combatant.actions_left = budget - lost;
                 (combatant.spec.name, lost)
             };
-            self.emit(Event::Initiative {
+            self.emit(|| Event::Initiative {
                 who: name,
                 value: initiative,
             });
             if lost > 0 {
-                self.emit(Event::ActionsLost {
+                self.emit(|| Event::ActionsLost {
                     who: name,
                     count: lost,
                 });
@@ -701,7 +703,7 @@ impl FightHandle {
                 })
                 .collect()
         };
-        self.emit(Event::TurnOrder { order: listed });
+        self.emit(|| Event::TurnOrder { order: listed });
         Ok(order)
     }
 
@@ -838,7 +840,7 @@ impl FightHandle {
                 core.combatants[who].actions_left,
             )
         };
-        self.emit(Event::Turn {
+        self.emit(|| Event::Turn {
             who: name,
             actions_left,
         });
@@ -890,7 +892,7 @@ impl FightHandle {
             self.fatal()?;
             chosen?
         };
-        self.emit(Event::Choice {
+        self.emit(|| Event::Choice {
             who: who_name,
             decision: decision.name,
             options: decision.options,
@@ -934,7 +936,7 @@ impl FightHandle {
             }
         }
         for (who, condition) in ended {
-            self.emit(Event::ConditionEnded { who, condition });
+            self.emit(|| Event::ConditionEnded { who, condition });
         }
     }
 
@@ -951,7 +953,7 @@ impl FightHandle {
                     core.combatants[who].out = true;
                     core.combatants[who].spec.name
                 };
-                self.emit(Event::OutOfFight { who: name });
+                self.emit(|| Event::OutOfFight { who: name });
             }
         }
         // Over once every combatant still standing is of one side (or none stands).
@@ -990,7 +992,7 @@ impl FightHandle {
             (standing, sides)
         };
         let winner = (sides.len() == 1).then(|| sides[0]);
-        self.emit(Event::FightEnded {
+        self.emit(|| Event::FightEnded {
             rounds,
             winner,
             standing: standing.clone(),

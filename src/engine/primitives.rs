@@ -222,7 +222,7 @@ impl FightHandle {
             core.distances[b * count + a] = metres;
             [core.combatants[a].spec.name, core.combatants[b].spec.name]
         };
-        self.emit(Event::Distance {
+        self.emit(|| Event::Distance {
             between: names,
             distance: metres,
         });
@@ -370,7 +370,8 @@ impl FightHandle {
             combatant.refresh_in_hand();
             combatant.spec.name
         };
-        self.note(format!("{name} {verb} the {}", self.weapon(id)?.name));
+        let weapon = self.weapon(id)?;
+        self.note(|| format!("{name} {verb} the {}", weapon.name));
         Ok(())
     }
 
@@ -441,7 +442,7 @@ impl FightHandle {
             place.armour = armour;
             name
         };
-        self.emit(Event::Armour {
+        self.emit(|| Event::Armour {
             who: name,
             location,
             armour,
@@ -474,7 +475,7 @@ impl FightHandle {
             place.hit_points = place.hit_points.saturating_sub(amount);
             (name, place.hit_points)
         };
-        self.emit(Event::Damage {
+        self.emit(|| Event::Damage {
             who: name,
             location,
             amount,
@@ -499,7 +500,7 @@ impl FightHandle {
             place.hit_points = before.saturating_add(amount).min(most);
             (name, place.hit_points - before, place.hit_points)
         };
-        self.emit(Event::Damage {
+        self.emit(|| Event::Damage {
             who: name,
             location,
             amount: -gained,
@@ -528,7 +529,7 @@ impl FightHandle {
         if level.trim().is_empty() {
             return Err("a wound needs a level: the name the ruleset gives it".into());
         }
-        self.emit(Event::Wound {
+        self.emit(|| Event::Wound {
             who: name,
             location,
             level,
@@ -552,7 +553,7 @@ impl FightHandle {
         };
         match spent {
             Some((name, left)) => {
-                self.emit(Event::ActionSpent {
+                self.emit(|| Event::ActionSpent {
                     who: name,
                     reason: reason.to_string(),
                     actions_left: left,
@@ -600,7 +601,7 @@ impl FightHandle {
             ]
         };
         let [who, until] = names;
-        self.emit(Event::Waits {
+        self.emit(|| Event::Waits {
             who,
             until,
             interrupt,
@@ -621,7 +622,7 @@ impl FightHandle {
             combatant.actions_to_lose = combatant.actions_to_lose.saturating_add(count - now);
             combatant.spec.name
         };
-        self.emit(Event::ActionsLost { who: name, count });
+        self.emit(|| Event::ActionsLost { who: name, count });
     }
 
     pub fn has_condition(&self, who: usize, condition: Name) -> bool {
@@ -658,14 +659,13 @@ impl FightHandle {
             });
             combatant.spec.name
         };
-        let lasts = remaining.map(|r| match r {
-            Remaining::Actions(n) => format!("{n} action{}", if n == 1 { "" } else { "s" }),
-            Remaining::Rounds(n) => format!("{n} round{}", if n == 1 { "" } else { "s" }),
-        });
-        self.emit(Event::ConditionSet {
+        self.emit(|| Event::ConditionSet {
             who: name,
             condition,
-            lasts,
+            lasts: remaining.map(|r| match r {
+                Remaining::Actions(n) => format!("{n} action{}", if n == 1 { "" } else { "s" }),
+                Remaining::Rounds(n) => format!("{n} round{}", if n == 1 { "" } else { "s" }),
+            }),
         });
         Ok(())
     }
@@ -679,7 +679,7 @@ impl FightHandle {
                 .then_some(combatant.spec.name)
         };
         if let Some(who) = name {
-            self.emit(Event::ConditionEnded { who, condition });
+            self.emit(|| Event::ConditionEnded { who, condition });
         }
     }
 
@@ -739,7 +739,7 @@ impl FightHandle {
         }
         match self.with_dice(|dice| expr.roll(dice, &full)) {
             Ok(rolled) => {
-                self.emit(Event::Roll {
+                self.emit(|| Event::Roll {
                     who: who.map(|w| self.name(w)),
                     purpose: purpose.to_string(),
                     dice: expr.to_string(),
@@ -792,7 +792,7 @@ impl FightHandle {
     ) -> Primitive<RowRolled<'r>> {
         let row = rolled.selected();
         if self.logged() {
-            self.emit(Event::TableRow {
+            self.emit(|| Event::TableRow {
                 who: who.map(|w| self.name(w)),
                 table: Name::new(&rolled.table.name.value),
                 result: rolled.result,
@@ -804,7 +804,7 @@ impl FightHandle {
         for step in &rolled.rerolls {
             match step {
                 crate::tables::RerollStep::Ignored { result } => {
-                    self.note(format!("{} rerolled: {result}, ignored", rolled.table.name));
+                    self.note(|| format!("{} rerolled: {result}, ignored", rolled.table.name));
                 }
                 crate::tables::RerollStep::Kept { roll } => {
                     self.apply_roll(who, roll, calls)?;
@@ -977,13 +977,14 @@ impl FightHandle {
         Ok(row.cells.get(index).and_then(|c| c.value.as_ref()))
     }
 
-    pub fn note(&self, text: String) {
-        self.emit(Event::Note { text });
+    /// A note for the log, its text made only when the fight logs.
+    pub fn note(&self, text: impl FnOnce() -> String) {
+        self.emit(|| Event::Note { text: text() });
     }
 
     pub fn log_test(&self, who: usize, test: Name, target: i64, roll: i64, result: Name) {
         let name = self.name(who);
-        self.emit(Event::Test {
+        self.emit(|| Event::Test {
             who: name,
             test,
             target,
@@ -1130,9 +1131,7 @@ impl FightHandle {
         } else {
             self.roll_expr(who, &rest, purpose)?
         };
-        self.note(format!(
-            "{purpose}: {fixed} from {maximised} maximised dice"
-        ));
+        self.note(|| format!("{purpose}: {fixed} from {maximised} maximised dice"));
         Ok(fixed + rolled)
     }
 }

@@ -580,7 +580,7 @@ pub fn register(engine: &mut Engine) {
         },
     );
     engine.register_fn("log", |f: &mut FightHandle, text: &str| {
-        f.note(text.to_string())
+        f.note(|| text.to_string())
     });
     engine.register_fn(
         "log_test",

@@ -413,7 +413,7 @@ impl FightHandle {
             None => 0,
         };
         if deflected > 0 {
-            self.emit(Event::Deflected {
+            self.emit(|| Event::Deflected {
                 who: self.name(defender),
                 amount: deflected,
             });
@@ -432,7 +432,7 @@ impl FightHandle {
             && env.holds(&knockback.guard)
         {
             let metres = env.number_of(&knockback.metres);
-            self.emit(Event::Knockback {
+            self.emit(|| Event::Knockback {
                 who: self.name(defender),
                 metres,
             });
@@ -795,15 +795,11 @@ impl FightHandle {
         };
         self.lodge_weapon(holder, id, victim)
             .map_err(|message| self.combat_error(message))?;
-        let location = env
-            .bound
-            .location
-            .map_or(String::new(), |l| format!("'s {l}"));
-        self.note(format!(
-            "{} stays in {}{location}",
-            weapon.name,
-            self.name(victim)
-        ));
+        let location = env.bound.location;
+        self.note(|| {
+            let location = location.map_or(String::new(), |l| format!("'s {l}"));
+            format!("{} stays in {}{location}", weapon.name, self.name(victim))
+        });
         Ok(())
     }
 
@@ -884,7 +880,7 @@ impl FightHandle {
             }
             Some(original) => resisted.level < original.level,
         };
-        self.emit(Event::Resisted {
+        self.emit(|| Event::Resisted {
             who: self.name(who),
             resisted: resists,
             against: original.map(|original| original.roll),
@@ -913,7 +909,7 @@ impl FightHandle {
                 .filter(|&at| !core.combatants[at].out)
         };
         let Some(opponent) = opponent else {
-            self.emit(Event::Contested {
+            self.emit(|| Event::Contested {
                 who: self.name(who),
                 against: None,
                 won: true,
@@ -930,7 +926,7 @@ impl FightHandle {
             || (mine.level == theirs.level
                 && kind.pass.contains(&mine.level)
                 && self.core().rolled_higher(&mut mine, &mut theirs)?);
-        self.emit(Event::Contested {
+        self.emit(|| Event::Contested {
             who: self.name(who),
             against: Some(self.name(opponent)),
             won,
