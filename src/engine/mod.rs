@@ -302,7 +302,7 @@ impl FightHandle {
         let combatants: Vec<Combatant> = scenario
             .combatants
             .iter()
-            .map(|spec| Combatant::new(spec.clone(), &locations, weapon))
+            .map(|spec| Combatant::new(Arc::clone(spec), &locations, weapon))
             .collect();
         let start = i64::from(scenario.distance.unwrap_or(0));
         let engaged = |a: &Combatant, b: &Combatant| {

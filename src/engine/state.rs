@@ -1,12 +1,15 @@
 //! The state of a fight: combatants as they change, round by round.
 
+use std::sync::Arc;
+
 use crate::names::{Name, NameList, NameMap};
 use crate::scenario::{CombatantSpec, Skill, Statistic};
 
 /// A combatant in the fight: the scenario's figures, and what has happened to them.
 #[derive(Clone, Debug)]
 pub struct Combatant {
-    pub spec: CombatantSpec,
+    /// The scenario's figures, shared with the scenario: they never change in a fight.
+    pub spec: Arc<CombatantSpec>,
     /// Hit points per location (one location `total` where the ruleset has none).
     pub locations: NameMap<Location>,
     pub weapons: Vec<WeaponState>,
@@ -89,7 +92,7 @@ pub enum Remaining {
 impl Combatant {
     /// `weapon` gives a weapon's hit points, trait bits and place in the equipment.
     pub fn new(
-        spec: CombatantSpec,
+        spec: Arc<CombatantSpec>,
         locations: &[String],
         weapon: impl Fn(Name) -> (i64, u64, Option<u32>),
     ) -> Self {

@@ -17,6 +17,8 @@ pub use problem::{ScenarioProblem, UnusedChoice};
 use crate::dice::DiceExpr;
 use crate::names::{Name, NameMap};
 use crate::ruleset::{self, Part, Problems, Ruleset, RulesetProblem, UnknownName};
+use std::sync::Arc;
+
 use crate::source::SourceFile;
 
 /// A checked scenario.
@@ -28,7 +30,9 @@ pub struct Scenario {
     pub distance: Option<u32>,
     pub modifiers: Vec<String>,
     pub options: Vec<String>,
-    pub combatants: Vec<CombatantSpec>,
+    /// Shared with every fight of the scenario (a fight's state points at them rather
+    /// than copying them).
+    pub combatants: Vec<Arc<CombatantSpec>>,
     pub choices: Vec<ScriptedChoice>,
     /// The scenario file, for the diagnostics of scripted choices left unused.
     #[serde(skip)]

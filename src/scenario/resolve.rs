@@ -183,13 +183,10 @@ pub(super) fn resolve(
                     first_of.insert(spec.name.to_string(), span);
                 }
             }
-            combatants.push(spec);
+            combatants.push(std::sync::Arc::new(spec));
         }
     }
-    let names: Vec<String> = combatants
-        .iter()
-        .map(|c: &CombatantSpec| c.name.to_string())
-        .collect();
+    let names: Vec<String> = combatants.iter().map(|c| c.name.to_string()).collect();
     for entry in &decoded.combatants {
         let own: Vec<String> = match &entry.count {
             None => vec![entry.name.get_ref().clone()],
