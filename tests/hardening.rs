@@ -108,15 +108,29 @@ fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
 }
 
 /// Fight a copy of runequest-srd whose `hook` is `wrong::FUNCTION`, written in
-/// `scripts/wrong.rhai` as `script`; the error printed.
+/// `scripts/wrong.rhai` as `script`; the error printed. A step its combat.toml says
+/// (`[turn] actions`) is taken out of it and given to the hook.
 fn fight_with_hook(case: &str, hook: &str, script: &str) -> String {
     let (dir, copy) = copy_of(case, "runequest-srd");
     fs::write(copy.join("scripts/wrong.rhai"), script).unwrap();
-    edit(
-        &copy.join("ruleset.toml"),
-        &format!("{hook} = \"combat::{hook}\""),
-        &format!("{hook} = \"wrong::{hook}\""),
-    );
+    let settings = copy.join("ruleset.toml");
+    let wrong = format!("{hook} = \"wrong::{hook}\"");
+    let script_hook = format!("{hook} = \"combat::{hook}\"");
+    if fs::read_to_string(&settings)
+        .unwrap()
+        .contains(&script_hook)
+    {
+        edit(&settings, &script_hook, &wrong);
+    } else {
+        let combat = copy.join("combat.toml");
+        let text = fs::read_to_string(&combat).unwrap();
+        let native = text
+            .lines()
+            .find(|line| line.starts_with(&format!("{hook} = ")))
+            .unwrap_or_else(|| panic!("neither [hooks] nor combat.toml says `{hook}`"));
+        edit(&combat, native, "");
+        edit(&settings, "[hooks]\n", &format!("[hooks]\n{wrong}\n"));
+    }
     let (code, _, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
     let _ = fs::remove_dir_all(&dir);
     assert_eq!(code, Some(1), "{stderr}");
