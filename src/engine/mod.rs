@@ -339,28 +339,17 @@ impl FightHandle {
         let merging = core.dice.merges();
         let modifiers: Vec<Name> = scenario.modifiers.iter().map(Name::from).collect();
         let options: Vec<Name> = scenario.options.iter().map(Name::from).collect();
-        let combat = ruleset.combat.as_ref().map(|combat| {
-            let facts = pipeline::facts(
-                &combat.reads,
-                &core,
-                &ruleset.equipment,
-                &ruleset.tactics.vocabulary,
-                &options,
-                &modifiers,
-            );
-            ruleset.specialised.get(combat, facts)
-        });
         let mut core = core;
-        if let Some(combat) = &combat {
-            pipeline::look_up_figures(
-                combat,
-                &mut core,
-                &ruleset.equipment,
-                &ruleset.tactics.vocabulary,
-                &options,
-                &modifiers,
-            );
-        }
+        let world = pipeline::FightWorld {
+            equipment: &ruleset.equipment,
+            vocabulary: &ruleset.tactics.vocabulary,
+            fight_options: &options,
+            fight_modifiers: &modifiers,
+        };
+        let combat = ruleset
+            .combat
+            .as_ref()
+            .map(|combat| ruleset.specialised.for_fight(combat, &mut core, &world));
         Ok(FightHandle(Arc::new(Shared {
             ruleset,
             choices_hook: hooks.has("choices"),

@@ -16,7 +16,7 @@ mod specialise;
 mod test;
 mod turn;
 
-pub use specialise::{Specialised, facts, look_up_figures};
+pub use specialise::{FightWorld, Specialised};
 
 use crate::expr::{Condition, Number};
 use crate::names::Name;

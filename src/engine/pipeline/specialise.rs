@@ -15,6 +15,7 @@ use super::super::reads::{BitsOf, Bound, Read, Who, World};
 use super::native;
 use super::{Combat, EffectsStage, Exchange, Reaction, TestKind, Turn, TurnRule};
 use crate::ruleset::Equipment;
+use crate::scenario::CombatantSpec;
 
 /// What each read of `combat.toml` is known to give for the whole of a fight (`None`:
 /// read as the fight goes): the key a specialised combat is kept under.
@@ -25,6 +26,20 @@ pub type Facts = Vec<Option<Known>>;
 #[derive(Default)]
 pub struct Specialised {
     made: Mutex<Vec<(Facts, Arc<Combat>)>>,
+    /// What the fights of one set of combatants start from, worked out for the first
+    /// (`simulate`'s thousands of fights, `odds`' thousands of replays of one exchange).
+    set_up: Mutex<Vec<SetUp>>,
+}
+
+/// The specialised combat and each combatant's figures for fights of these combatants,
+/// options and modifiers. The combatants are the scenario's own, kept alive here, so
+/// that the same pointers are the same figures.
+struct SetUp {
+    combatants: Vec<Arc<CombatantSpec>>,
+    options: Vec<Name>,
+    modifiers: Vec<Name>,
+    combat: Arc<Combat>,
+    figures: Vec<Vec<i64>>,
 }
 
 impl std::fmt::Debug for Specialised {
@@ -35,6 +50,67 @@ impl std::fmt::Debug for Specialised {
 
 impl Specialised {
     const KEPT: usize = 16;
+
+    /// `combat` specialised to the fight whose state `core` is, and each of its
+    /// combatants' figures the code reads set ([`look_up_figures`]): worked out for
+    /// the first fight of these combatants (the very ones: a scenario changed by a sweep
+    /// has others), taken from there for the rest. What both depend on, the
+    /// combatants' figures, the options and the modifiers, does not change in a fight.
+    pub fn for_fight(
+        &self,
+        combat: &Combat,
+        core: &mut Core,
+        world: &FightWorld<'_>,
+    ) -> Arc<Combat> {
+        let same = |set_up: &SetUp| {
+            set_up.options == world.fight_options
+                && set_up.modifiers == world.fight_modifiers
+                && set_up.combatants.len() == core.combatants.len()
+                && set_up
+                    .combatants
+                    .iter()
+                    .zip(&core.combatants)
+                    .all(|(kept, c)| Arc::ptr_eq(kept, &c.spec))
+        };
+        let known = {
+            let set_up = self.set_up.lock().unwrap_or_else(|p| p.into_inner());
+            set_up
+                .iter()
+                .find(|s| same(s))
+                .map(|s| (s.combat.clone(), s.figures.clone()))
+        };
+        let (specialised, figures) = match known {
+            Some(known) => known,
+            None => {
+                let facts = facts(
+                    &combat.reads,
+                    core,
+                    world.equipment,
+                    world.vocabulary,
+                    world.fight_options,
+                    world.fight_modifiers,
+                );
+                let specialised = self.get(combat, facts);
+                let figures = figures(&specialised, core, world);
+                let mut set_up = self.set_up.lock().unwrap_or_else(|p| p.into_inner());
+                if set_up.len() == Self::KEPT {
+                    set_up.remove(0);
+                }
+                set_up.push(SetUp {
+                    combatants: core.combatants.iter().map(|c| c.spec.clone()).collect(),
+                    options: world.fight_options.to_vec(),
+                    modifiers: world.fight_modifiers.to_vec(),
+                    combat: specialised.clone(),
+                    figures: figures.clone(),
+                });
+                (specialised, figures)
+            }
+        };
+        for (combatant, figures) in core.combatants.iter_mut().zip(figures) {
+            combatant.fixed = figures;
+        }
+        specialised
+    }
 
     /// `combat` specialised to `facts`: made the first time, shared after.
     pub fn get(&self, combat: &Combat, facts: Facts) -> Arc<Combat> {
@@ -54,7 +130,7 @@ impl Specialised {
 /// What each of `reads` is known to give in a fight of these combatants: a figure of
 /// the scenario that is the same for every one of them (and, read of a combatant an
 /// expression may not have, the same as when none is there), or a fight option.
-pub fn facts(
+fn facts(
     reads: &[Read],
     core: &Core,
     equipment: &Equipment,
@@ -100,30 +176,29 @@ pub fn facts(
         .collect()
 }
 
-/// Look up once, for each combatant of the fight whose state is `core`, the figures the
-/// compiled code of `combat` reads ([`crate::engine::Combatant::fixed`]).
-pub fn look_up_figures(
-    combat: &Combat,
-    core: &mut Core,
-    equipment: &Equipment,
-    vocabulary: &super::super::reads::Vocabulary,
-    fight_options: &[Name],
-    fight_modifiers: &[Name],
-) {
+/// What a fight's expressions read besides its state: the ruleset's equipment and
+/// names, the scenario's fight options and modifiers.
+pub struct FightWorld<'w> {
+    pub equipment: &'w Equipment,
+    pub vocabulary: &'w super::super::reads::Vocabulary,
+    pub fight_options: &'w [Name],
+    pub fight_modifiers: &'w [Name],
+}
+
+/// Each combatant's figures the compiled code of `combat` reads
+/// ([`crate::engine::Combatant::fixed`]), looked up in the fight whose state is `core`.
+fn figures(combat: &Combat, core: &Core, world: &FightWorld<'_>) -> Vec<Vec<i64>> {
     let world = World {
         core,
-        equipment,
-        vocabulary,
-        fight_options,
-        fight_modifiers,
+        equipment: world.equipment,
+        vocabulary: world.vocabulary,
+        fight_options: world.fight_options,
+        fight_modifiers: world.fight_modifiers,
         offered: &[],
     };
-    let figures: Vec<Vec<i64>> = (0..core.combatants.len())
+    (0..core.combatants.len())
         .map(|combatant| combat.codes.fixed(&world, combatant))
-        .collect();
-    for (combatant, figures) in core.combatants.iter_mut().zip(figures) {
-        combatant.fixed = figures;
-    }
+        .collect()
 }
 
 /// Whether a read gives the same all fight long (the scenario's figures, its options
