@@ -19,12 +19,14 @@ use super::super::reads::{BitsOf, Bound, Read, TestField, Vocabulary, Who, World
 use super::super::state::Combatant;
 use super::env::FightEnv;
 
+/// Compiled code giving a `T`.
+type Code<T> = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> T + Send + Sync>;
 /// A compiled condition.
-type Flag = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> bool + Send + Sync>;
+type Flag = Code<bool>;
 /// A compiled symbol.
-type Place = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> u32 + Send + Sync>;
+type Place = Code<u32>;
 /// A compiled number.
-type Count = Box<dyn for<'e, 'f> Fn(&'e mut FightEnv<'f>) -> i64 + Send + Sync>;
+type Count = Code<i64>;
 
 /// The code of a specialised combat's expressions, by [`Native::code`]: kept with the
 /// combat whose `reads` they were compiled against, as its slots are.
@@ -45,6 +47,14 @@ pub(super) struct Made {
 impl Made {
     pub fn done(self) -> Codes {
         Codes(Arc::new(self))
+    }
+
+    fn compiler<'c>(&'c mut self, reads: &'c [Read], vocabulary: &'c Vocabulary) -> Compiler<'c> {
+        Compiler {
+            reads,
+            vocabulary,
+            fixed: &mut self.fixed,
+        }
     }
 }
 
@@ -79,28 +89,29 @@ impl Codes {
     /// compiled for another combat, which no fight should meet).
     #[inline]
     pub(super) fn flag(&self, native: &Native<Condition>, env: &mut FightEnv<'_>) -> bool {
-        match self.0.flags.get(native.code as usize) {
-            Some(code) => {
-                let holds = code(env);
-                #[cfg(debug_assertions)]
-                same_as_tree(native, env, holds);
-                holds
-            }
-            None => native.tree.eval(env),
-        }
+        run(&self.0.flags, native, env)
     }
 
     #[inline]
     pub(super) fn number(&self, native: &Native<Number>, env: &mut FightEnv<'_>) -> i64 {
-        match self.0.numbers.get(native.code as usize) {
-            Some(code) => {
-                let value = code(env);
-                #[cfg(debug_assertions)]
-                same_as_tree(native, env, value);
-                value
-            }
-            None => native.tree.eval(env),
+        run(&self.0.numbers, native, env)
+    }
+}
+
+#[inline]
+fn run<T, V>(codes: &[Code<V>], native: &Native<T>, env: &mut FightEnv<'_>) -> V
+where
+    T: Tree<V> + std::fmt::Debug,
+    V: PartialEq + std::fmt::Debug,
+{
+    match codes.get(native.code as usize) {
+        Some(code) => {
+            let value = code(env);
+            #[cfg(debug_assertions)]
+            same_as_tree(native, env, &value);
+            value
         }
+        None => native.tree.evaluate(env),
     }
 }
 
@@ -108,7 +119,7 @@ impl Codes {
 /// tree gives. Only where evaluating again changes nothing (no die rolled, no roll
 /// drawn in an enumeration).
 #[cfg(debug_assertions)]
-fn same_as_tree<T, V>(native: &Native<T>, env: &mut FightEnv<'_>, value: V)
+fn same_as_tree<T, V>(native: &Native<T>, env: &mut FightEnv<'_>, value: &V)
 where
     T: Tree<V> + std::fmt::Debug,
     V: PartialEq + std::fmt::Debug,
@@ -116,7 +127,7 @@ where
     if !env.merging && !native.tree.rolls() {
         let tree = native.tree.evaluate(env);
         assert_eq!(
-            value, tree,
+            *value, tree,
             "compiled code against its tree {:?}",
             native.tree
         );
@@ -124,14 +135,14 @@ where
 }
 
 /// An expression's tree, evaluated as the tree.
-#[cfg(debug_assertions)]
 trait Tree<V> {
+    #[cfg(debug_assertions)]
     fn rolls(&self) -> bool;
     fn evaluate(&self, env: &mut FightEnv<'_>) -> V;
 }
 
-#[cfg(debug_assertions)]
 impl Tree<bool> for Condition {
+    #[cfg(debug_assertions)]
     fn rolls(&self) -> bool {
         Condition::rolls(self)
     }
@@ -140,8 +151,8 @@ impl Tree<bool> for Condition {
     }
 }
 
-#[cfg(debug_assertions)]
 impl Tree<i64> for Number {
+    #[cfg(debug_assertions)]
     fn rolls(&self) -> bool {
         Number::rolls(self)
     }
@@ -161,12 +172,7 @@ pub(super) fn compile_condition(
     if matches!(condition, Condition::Const(_) | Condition::Native(_)) {
         return;
     }
-    let mut compiler = Compiler {
-        reads,
-        vocabulary,
-        fixed: &mut made.fixed,
-    };
-    let code = flag(condition, &mut compiler);
+    let code = flag(condition, &mut made.compiler(reads, vocabulary));
     made.flags.push(code);
     *condition = Condition::Native(Box::new(Native {
         tree: condition.clone(),
@@ -188,12 +194,7 @@ pub(super) fn compile_number(
     ) {
         return;
     }
-    let mut compiler = Compiler {
-        reads,
-        vocabulary,
-        fixed: &mut made.fixed,
-    };
-    let code = count(number, &mut compiler);
+    let code = count(number, &mut made.compiler(reads, vocabulary));
     made.numbers.push(code);
     *number = Number::Native(Box::new(Native {
         tree: number.clone(),
@@ -257,51 +258,10 @@ fn flag(condition: &Condition, c: &mut Compiler<'_>) -> Flag {
             Box::new(move |env| (a(env) == b(env)) == same)
         }
         Condition::If(condition, then, otherwise) => {
-            let (condition, then, otherwise) =
-                (flag(condition, c), flag(then, c), flag(otherwise, c));
-            Box::new(move |env| {
-                if condition(env) {
-                    then(env)
-                } else {
-                    otherwise(env)
-                }
-            })
+            either(flag(condition, c), flag(then, c), flag(otherwise, c))
         }
-        // As the tree goes through a collection: the binding put back after the last.
-        Condition::Any(over, body) => {
-            let (over, body) = (*over, flag(body, c));
-            Box::new(move |env| {
-                env.enter(over);
-                let mut index = 0;
-                let mut found = false;
-                while env.bind(over, index) {
-                    found = body(env);
-                    if found {
-                        break;
-                    }
-                    index += 1;
-                }
-                env.leave(over);
-                found
-            })
-        }
-        Condition::All(over, body) => {
-            let (over, body) = (*over, flag(body, c));
-            Box::new(move |env| {
-                env.enter(over);
-                let mut index = 0;
-                let mut all = true;
-                while env.bind(over, index) {
-                    all = body(env);
-                    if !all {
-                        break;
-                    }
-                    index += 1;
-                }
-                env.leave(over);
-                all
-            })
-        }
+        Condition::Any(over, body) => through(*over, flag(body, c), true),
+        Condition::All(over, body) => through(*over, flag(body, c), false),
         Condition::Native(native) => flag(&native.tree, c),
         Condition::Same(same, a, b) => {
             let (a, b, same) = (symbol(a, c), symbol(b, c), *same);
@@ -315,20 +275,11 @@ fn symbol(symbol: &Symbol, c: &mut Compiler<'_>) -> Place {
     match symbol {
         &Symbol::Const(member) => Box::new(move |_| member),
         Symbol::Read(slot) => symbol_read(*slot, c),
-        Symbol::If(condition, then, otherwise) => {
-            let (condition, then, otherwise) = (
-                flag(condition, c),
-                self::symbol(then, c),
-                self::symbol(otherwise, c),
-            );
-            Box::new(move |env| {
-                if condition(env) {
-                    then(env)
-                } else {
-                    otherwise(env)
-                }
-            })
-        }
+        Symbol::If(condition, then, otherwise) => either(
+            flag(condition, c),
+            self::symbol(then, c),
+            self::symbol(otherwise, c),
+        ),
     }
 }
 
@@ -367,38 +318,12 @@ fn symbol_read(slot: Slot, c: &mut Compiler<'_>) -> Place {
 /// The code of a comparison, with a constant side folded into the closure.
 fn compare(comparison: Comparison, a: &Number, b: &Number, c: &mut Compiler<'_>) -> Flag {
     match comparison {
-        Comparison::Equal => compared(a, b, c, |x, y| x == y),
-        Comparison::NotEqual => compared(a, b, c, |x, y| x != y),
-        Comparison::Less => compared(a, b, c, |x, y| x < y),
-        Comparison::LessOrEqual => compared(a, b, c, |x, y| x <= y),
-        Comparison::Greater => compared(a, b, c, |x, y| x > y),
-        Comparison::GreaterOrEqual => compared(a, b, c, |x, y| x >= y),
-    }
-}
-
-fn compared(
-    a: &Number,
-    b: &Number,
-    c: &mut Compiler<'_>,
-    holds: impl Fn(i64, i64) -> bool + Copy + Send + Sync + 'static,
-) -> Flag {
-    match (a, b) {
-        (_, &Number::Const(b)) => {
-            let a = count(a, c);
-            Box::new(move |env| holds(a(env), b))
-        }
-        (&Number::Const(a), _) => {
-            let b = count(b, c);
-            Box::new(move |env| holds(a, b(env)))
-        }
-        _ => {
-            let (a, b) = (count(a, c), count(b, c));
-            // `a` is read first, as the tree reads it.
-            Box::new(move |env| {
-                let a = a(env);
-                holds(a, b(env))
-            })
-        }
+        Comparison::Equal => both(a, b, c, |x, y| x == y),
+        Comparison::NotEqual => both(a, b, c, |x, y| x != y),
+        Comparison::Less => both(a, b, c, |x, y| x < y),
+        Comparison::LessOrEqual => both(a, b, c, |x, y| x <= y),
+        Comparison::Greater => both(a, b, c, |x, y| x > y),
+        Comparison::GreaterOrEqual => both(a, b, c, |x, y| x >= y),
     }
 }
 
@@ -436,15 +361,7 @@ fn count(number: &Number, c: &mut Compiler<'_>) -> Count {
             Box::new(move |env| all.iter().map(|a| a(env)).max().unwrap_or(0))
         }
         Number::If(condition, then, otherwise) => {
-            let (condition, then, otherwise) =
-                (flag(condition, c), count(then, c), count(otherwise, c));
-            Box::new(move |env| {
-                if condition(env) {
-                    then(env)
-                } else {
-                    otherwise(env)
-                }
-            })
+            either(flag(condition, c), count(then, c), count(otherwise, c))
         }
         Number::Lookup(rows, key) => {
             let (rows, key) = (rows.clone(), count(key, c));
@@ -472,14 +389,45 @@ fn count(number: &Number, c: &mut Compiler<'_>) -> Count {
     }
 }
 
-/// Two numbers combined, `a` worked out first as the tree does, a constant side folded
-/// into the closure.
-fn both(
+/// `any(over, body)` (`decides` true: the first member the body holds for decides) or
+/// `all(over, body)` (false), going through the collection as the tree does: the
+/// binding before it put back after the last member.
+fn through(over: Slot, body: Flag, decides: bool) -> Flag {
+    Box::new(move |env| {
+        env.enter(over);
+        let mut index = 0;
+        let mut answer = !decides;
+        while env.bind(over, index) {
+            answer = body(env);
+            if answer == decides {
+                break;
+            }
+            index += 1;
+        }
+        env.leave(over);
+        answer
+    })
+}
+
+/// `if condition { then } else { otherwise }`.
+fn either<T: 'static>(condition: Flag, then: Code<T>, otherwise: Code<T>) -> Code<T> {
+    Box::new(move |env| {
+        if condition(env) {
+            then(env)
+        } else {
+            otherwise(env)
+        }
+    })
+}
+
+/// Two numbers combined (added, compared, ...), `a` worked out first as the tree does,
+/// a constant side folded into the closure.
+fn both<T: 'static>(
     a: &Number,
     b: &Number,
     c: &mut Compiler<'_>,
-    combine: impl Fn(i64, i64) -> i64 + Copy + Send + Sync + 'static,
-) -> Count {
+    combine: impl Fn(i64, i64) -> T + Copy + Send + Sync + 'static,
+) -> Code<T> {
     match (a, b) {
         (_, &Number::Const(b)) => {
             let a = count(a, c);
@@ -544,8 +492,11 @@ fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
     }
 }
 
-/// A flag of the combatant `who` names; false when it names no one.
-fn of_combatant(who: Who, read: impl Fn(&Combatant) -> bool + Send + Sync + 'static) -> Flag {
+/// What `read` gives of the combatant `who` names; false or 0 when it names no one.
+fn of_combatant<T: Default + 'static>(
+    who: Who,
+    read: impl Fn(&Combatant) -> T + Send + Sync + 'static,
+) -> Code<T> {
     match who {
         Who::Me => Box::new(move |env| {
             let me = env.bound.me;
@@ -553,21 +504,7 @@ fn of_combatant(who: Who, read: impl Fn(&Combatant) -> bool + Send + Sync + 'sta
         }),
         _ => Box::new(move |env| match who.of(&env.bound) {
             Some(at) => env.with_core(|core| read(&core.combatants[at])),
-            None => false,
-        }),
-    }
-}
-
-/// A number of the combatant `who` names; 0 when it names no one.
-fn number_of(who: Who, read: impl Fn(&Combatant) -> i64 + Send + Sync + 'static) -> Count {
-    match who {
-        Who::Me => Box::new(move |env| {
-            let me = env.bound.me;
-            env.with_core(|core| read(&core.combatants[me]))
-        }),
-        _ => Box::new(move |env| match who.of(&env.bound) {
-            Some(at) => env.with_core(|core| read(&core.combatants[at])),
-            None => 0,
+            None => T::default(),
         }),
     }
 }
@@ -592,9 +529,9 @@ fn fixed(slot: Slot, who: Who, place: usize) -> Count {
 fn number_read(slot: Slot, c: &mut Compiler<'_>) -> Count {
     match c.reads[slot.0 as usize] {
         Read::Value(who, name) => {
-            number_of(who, move |c| c.values.get(&name).copied().unwrap_or(0))
+            of_combatant(who, move |c| c.values.get(&name).copied().unwrap_or(0))
         }
-        Read::ActionsLeft(who) => number_of(who, |c| c.actions_left),
+        Read::ActionsLeft(who) => of_combatant(who, |c| c.actions_left),
         // A figure of the scenario: looked up once a fight.
         Read::Skill(who, name) => fixed(slot, who, c.fixed(Read::Skill(Who::Me, name))),
         Read::Characteristic(who, name) => {
