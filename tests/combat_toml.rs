@@ -99,6 +99,44 @@ fn a_parry_that_matches_the_attack_deflects_by_the_sizes_of_the_weapons() {
 }
 
 #[test]
+fn a_parry_may_stop_the_armour_points_of_the_weapon_it_is_made_with() {
+    // The same blows as above, with a parry that stops what the parrying weapon's Armour
+    // Points stop (`parry.ap`, equipment.toml's `ap`): the round shield (4) stops all of
+    // the dagger's 3; the dagger (2) stops 2 of the broadsword's 9.
+    let (dir, ruleset) = fixture_copy(
+        "parry_ap",
+        &[
+            (
+                "combat.toml",
+                r#"rolled * lookup("parry_reduction", rank(parry.size) - rank(weapon.size)) / 100"#,
+                "min(rolled, parry.ap)",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nap = 2\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d3\"\n",
+                "damage = \"1d3\"\nap = 4\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "parry_ap_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric deflects 3");
+    has(&log, "Bryn deflects 2");
+    has(&log, "Bryn takes 6 to body");
+}
+
+#[test]
 fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_armour() {
     // Bryn fails (80) against Aldric's parry (30): defender 1. Aldric parries with the
     // shield (`weapon = "shield"`), so Shield Bash is his to buy: Bryn loses an action,

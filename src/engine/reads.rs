@@ -217,6 +217,10 @@ pub enum Read {
     ItemReach,
     /// The hands `item` takes (equipment.toml `hands`, 1 when not given).
     ItemHands,
+    /// The Armour Points of `item`, and of the weapon the defender reacts with, as
+    /// equipment.toml lists them (`parry.ap`: what a parry by that weapon stops).
+    ItemArmour,
+    ParryArmour,
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,
     LocationHitPoints,
@@ -414,15 +418,16 @@ impl<'v> FightScope<'v> {
             ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
             ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
             ["hands"] => self.slot(Read::ItemHands, Type::Number),
+            ["ap"] => self.slot(Read::ItemArmour, Type::Number),
             ["damage"] if self.at != Place::Decision => self.slot(Read::ItemDamage, Type::Dice),
             [name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
                 self.slot(Read::ItemTrait((*name).into()), Type::Bool)
             }
             _ => {
                 let fields: &[&str] = if self.at == Place::Decision {
-                    &["size", "reach", "hands"]
+                    &["size", "reach", "hands", "ap"]
                 } else {
-                    &["size", "reach", "hands", "damage"]
+                    &["size", "reach", "hands", "ap", "damage"]
                 };
                 Resolution::Unknown {
                     at: 1,
@@ -552,12 +557,13 @@ impl Scope for FightScope<'_> {
                     .to_vec(),
             },
             ["parry", "size"] => self.slot(Read::ParrySize, Type::Symbol(SIZES)),
+            ["parry", "ap"] => self.slot(Read::ParryArmour, Type::Number),
             ["parry", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
                 self.slot(Read::ParryTrait((*name).into()), Type::Bool)
             }
             ["parry", _] => Resolution::Unknown {
                 at: 1,
-                known: ["size".to_string()]
+                known: ["size".to_string(), "ap".to_string()]
                     .into_iter()
                     .chain(self.vocabulary.weapon_traits.iter().cloned())
                     .collect(),
@@ -800,6 +806,8 @@ impl Bound<'_> {
         Some(match read {
             Read::Defence(field) => self.defence.map_or(0, |test| test.field(*field)),
             Read::ItemHands => self.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
+            Read::ItemArmour => self.item.map_or(0, |w| i64::from(w.ap)),
+            Read::ParryArmour => self.parry.map_or(0, |w| i64::from(w.ap)),
             Read::OutcomeLevels => self.outcome.map_or(0, |(_, levels)| i64::from(levels)),
             Read::Damage => self.damage,
             Read::Chosen(index) => i64::from(self.chosen[*index as usize]),
@@ -946,6 +954,7 @@ impl Considers {
                 | Read::ItemSize
                 | Read::ItemReach
                 | Read::ItemHands
+                | Read::ItemArmour
                 | Read::ItemDamage => considers.item = true,
                 Read::LocationArmour
                 | Read::LocationHitPoints
