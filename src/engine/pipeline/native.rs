@@ -39,7 +39,7 @@ pub(super) struct Made {
     flags: Vec<Flag>,
     numbers: Vec<Count>,
     /// The reads of a combatant's figures that cannot change while a fight runs, as
-    /// read of `self`: each fight looks them up once ([`Codes::fix`]), and the code
+    /// read of `self`: each fight looks them up once ([`Codes::fixed`]), and the code
     /// reads [`Combatant::fixed`].
     fixed: Vec<Read>,
 }
