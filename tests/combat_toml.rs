@@ -356,6 +356,30 @@ fn an_effect_offered_only_while_its_guard_holds_befalls_the_winner() {
 }
 
 #[test]
+fn a_script_asks_whether_a_combatant_is_out_by_the_rule_before_the_engine_judges_it() {
+    // A round-start rule knocks each duellist out, then a script asks: by combat.toml's
+    // `out_of_fight` he is out now; the engine has not judged it yet.
+    let (dir, ruleset) = fixture_copy(
+        "out_of_fight_now",
+        &[(
+            "combat.toml",
+            "",
+            "\n[[round_start]]\ndo = \"condition unconscious, script probe::look\"\n",
+        )],
+        &[(
+            "probe.rhai",
+            "fn look(ctx) {\n    ctx.fight.log(`probe: ${ctx.fight.name(ctx.who)} out now ${ctx.fight.out_of_fight(ctx.who)}, \
+             judged out ${ctx.fight.is_out(ctx.who)}`);\n}\n",
+        )],
+    );
+    let (log, error) = duel_with("out_of_fight_now_fight", &ruleset, "1 1\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "probe: Bryn out now true, judged out false");
+    has(&log, "probe: Aldric out now true, judged out false");
+    assert!(!error.contains("panicked"), "{error}");
+}
+
+#[test]
 fn a_script_an_effect_calls_sees_the_exchange() {
     // The bleed above, with a script added to Bleed's actions in a copy of the fixture:
     // the script's context holds the exchange as it stands at the blow.

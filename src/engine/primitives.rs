@@ -76,6 +76,13 @@ impl FightHandle {
         self.core().combatants[who].out
     }
 
+    /// Whether `who` is out of the fight now, by the ruleset's rule (`combat.toml`'s
+    /// `out_of_fight`, else the `out_of_fight` hook): what the engine will judge after
+    /// this turn, where [`FightHandle::is_out`] is what it judged after the last.
+    pub fn out_of_fight(&self, who: usize) -> Primitive<bool> {
+        self.is_out_of_fight(who).map_err(|error| error.to_string())
+    }
+
     /// Everyone still in the fight on another side than `who`, in scenario order.
     pub fn opponents(&self, who: usize) -> Vec<usize> {
         let core = self.core();

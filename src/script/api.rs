@@ -82,6 +82,10 @@ pub fn register(engine: &mut Engine) {
         Ok(f.is_out(who(f, w)?))
     });
     engine.register_fn(
+        "out_of_fight",
+        |f: &mut FightHandle, w: i64| -> Result<bool> { Ok(f.out_of_fight(who(f, w)?)?) },
+    );
+    engine.register_fn(
         "opponents",
         |f: &mut FightHandle, w: i64| -> Result<Array> { Ok(ids(f.opponents(who(f, w)?))) },
     );
