@@ -52,7 +52,7 @@ impl Specialised {
     const KEPT: usize = 16;
 
     /// `combat` specialised to the fight whose state `core` is, and each of its
-    /// combatants' figures the code reads set ([`look_up_figures`]): worked out for
+    /// combatants' figures the code reads set ([`figures`]): worked out for
     /// the first fight of these combatants (the very ones: a scenario changed by a sweep
     /// has others), taken from there for the rest. What both depend on, the
     /// combatants' figures, the options and the modifiers, does not change in a fight.
