@@ -8,18 +8,17 @@ use parking_lot::MutexGuard;
 use crate::dice::DiceExpr;
 use crate::expr::{Condition, Env, Native, Number, Slot};
 
-use super::native::Codes;
-
-/// The code of a fight without `combat.toml`: none.
-static NO_CODES: std::sync::LazyLock<Codes> = std::sync::LazyLock::new(Codes::default);
-
 use super::super::reads::{
     Bound, Read, SavedBindings, TestResult, Vocabulary, World, opponent, weapon_at,
 };
 use super::super::{Core, FightHandle};
+use super::native::Codes;
 use crate::names::Name;
 use crate::ruleset::Equipment;
 use crate::scenario::Statistic;
+
+/// The code of a fight without `combat.toml`: none.
+static NO_CODES: std::sync::LazyLock<Codes> = std::sync::LazyLock::new(Codes::default);
 
 /// The tests of an exchange whose rolls a read or a script may need exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
