@@ -470,18 +470,7 @@ fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
         } => {
             let names = names.clone();
             // No one: none of the values is held.
-            match who {
-                Who::Me => Box::new(move |env| {
-                    let me = env.bound.me;
-                    env.with_core(|core| core.combatants[me].values.none_of(&names, mask))
-                }),
-                _ => Box::new(move |env| match who.of(&env.bound) {
-                    Some(at) => {
-                        env.with_core(|core| core.combatants[at].values.none_of(&names, mask))
-                    }
-                    None => true,
-                }),
-            }
+            of_combatant_or(who, true, move |c| c.values.none_of(&names, mask))
         }
         Read::Attacking => Box::new(|env| env.bound.attacking),
         Read::Reaction(index) => Box::new(move |env| env.bound.reaction == index),
@@ -493,8 +482,17 @@ fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
 }
 
 /// What `read` gives of the combatant `who` names; false or 0 when it names no one.
-fn of_combatant<T: Default + 'static>(
+fn of_combatant<T: Default + Copy + Send + Sync + 'static>(
     who: Who,
+    read: impl Fn(&Combatant) -> T + Send + Sync + 'static,
+) -> Code<T> {
+    of_combatant_or(who, T::default(), read)
+}
+
+/// What `read` gives of the combatant `who` names; `nobody` when it names no one.
+fn of_combatant_or<T: Copy + Send + Sync + 'static>(
+    who: Who,
+    nobody: T,
     read: impl Fn(&Combatant) -> T + Send + Sync + 'static,
 ) -> Code<T> {
     match who {
@@ -504,7 +502,7 @@ fn of_combatant<T: Default + 'static>(
         }),
         _ => Box::new(move |env| match who.of(&env.bound) {
             Some(at) => env.with_core(|core| read(&core.combatants[at])),
-            None => T::default(),
+            None => nobody,
         }),
     }
 }
