@@ -137,6 +137,49 @@ fn a_parry_may_stop_the_armour_points_of_the_weapon_it_is_made_with() {
 }
 
 #[test]
+fn a_weapon_may_name_the_skill_it_is_tested_and_logged_with() {
+    // The same blows as above, where each weapon names its skill (equipment.toml's
+    // `skill`) and the test reads it (`self.weapon_skill`) and is logged under it
+    // (`skill_of = "weapon"`): Bryn's dagger at her Knife 70, Aldric's shield parry at
+    // his Shield 50, his broadsword at his Sword 45, her dagger's parry at Knife 70.
+    let (dir, ruleset) = fixture_copy(
+        "weapon_skill",
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\nroll = \"1d100\"\ntarget = \"self.skill.combat",
+                "[tests.skill]\nskill_of = \"weapon\"\nroll = \"1d100\"\ntarget = \"self.weapon_skill",
+            ),
+            ("equipment.toml", "damage = \"1d8\"\n", "damage = \"1d8\"\nskill = \"sword\"\n"),
+            ("equipment.toml", "damage = \"1d4\"\n", "damage = \"1d4\"\nskill = \"knife\"\n"),
+            ("equipment.toml", "damage = \"1d3\"\n", "damage = \"1d3\"\nskill = \"shield\"\n"),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 65,",
+                "skills = { sword = 45, shield = 50, combat = 65,",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 70,",
+                "skills = { knife = 70, combat = 70,",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "weapon_skill_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: knife 70, rolled 30: success");
+    has(&log, "Aldric: shield 50, rolled 30: success");
+    has(&log, "Aldric: sword 45, rolled 40: success");
+    has(&log, "Bryn: knife 70, rolled 40: success");
+}
+
+#[test]
 fn a_won_parry_buys_a_manoeuvre_with_the_shield_and_a_won_attack_lands_through_armour() {
     // Bryn fails (80) against Aldric's parry (30): defender 1. Aldric parries with the
     // shield (`weapon = "shield"`), so Shield Bash is his to buy: Bryn loses an action,

@@ -211,6 +211,10 @@ pub enum Read {
     /// The skill a text statistic names (`combat_style = "sword_and_shield"`), or the
     /// first skill listed when the statistic is not given.
     SkillOf(Who, Name),
+    /// The skill the weapon bound as `item` names (equipment.toml `skill`), as the
+    /// combatant has it: 0 for a weapon that names none or a skill it lacks (systems
+    /// where each weapon has its own skill, the attack's and the parry's alike).
+    WeaponSkill(Who),
     /// A trait of `item`: the weapon an option names, or the one `any(weapons, ...)` is at.
     ItemTrait(Name),
     ItemSize,
@@ -304,9 +308,10 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 19] = [
+const FIELDS: [&str; 20] = [
     "given",
     "skill_of",
+    "weapon_skill",
     "skill",
     "statistic",
     "value",
@@ -512,6 +517,7 @@ impl<'v> FightScope<'v> {
                 self.slot(Read::SkillOf(who, name.into()), Type::Number)
             }
             ["skill_of", _] => unknown(2, vocabulary.text_statistics.clone()),
+            ["weapon_skill"] => self.slot(Read::WeaponSkill(who), Type::Number),
             _ => {
                 let known = vocabulary
                     .characteristics
@@ -949,6 +955,10 @@ impl Considers {
                 | Read::NoValues { who, .. }
                 | Read::Allies(who)
                 | Read::Engaged(who) => considers.other |= *who != Who::Me,
+                Read::WeaponSkill(who) => {
+                    considers.other |= *who != Who::Me;
+                    considers.item = true;
+                }
                 Read::Distance => considers.other = true,
                 Read::ItemTrait(_)
                 | Read::ItemSize
@@ -1154,6 +1164,9 @@ impl<'a> World<'a> {
                         .map_or(0, |first| c.skill(*first)),
                 })
             }
+            Read::WeaponSkill(who) => combatant(*who)
+                .zip(bound.item.and_then(|weapon| weapon.skill))
+                .map_or(0, |(c, skill)| c.skill(skill)),
             Read::LocationArmour | Read::LocationHitPoints | Read::LocationMaxHitPoints => {
                 let owner = bound.location_of.unwrap_or(bound.me);
                 bound

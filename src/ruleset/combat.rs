@@ -41,7 +41,8 @@ use super::resolve::Names;
 use crate::engine::pipeline::{
     After, AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
     Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
-    ReactionWeapon, Role, TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
+    ReactionWeapon, Role, SkillLabel, TestKind, TestModifier, Turn, TurnAction, TurnRule,
+    WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -1103,6 +1104,7 @@ pub(super) fn compile_combat(
             }
         }
         if let Some(statistic) = &entry.skill_of
+            && statistic.get_ref() != "weapon"
             && !vocabulary.text_statistics.contains(statistic.get_ref())
         {
             compiler.unknown(
@@ -1114,7 +1116,10 @@ pub(super) fn compile_combat(
         }
         if let (Some(roll), Some(target)) = (roll, target) {
             tests.push(TestKind {
-                skill_of: entry.skill_of.as_ref().map(|s| Name::new(s.get_ref())),
+                skill_of: entry.skill_of.as_ref().map(|s| match s.get_ref().as_str() {
+                    "weapon" => SkillLabel::Weapon,
+                    statistic => SkillLabel::Statistic(Name::new(statistic)),
+                }),
                 name: name.clone().into(),
                 roll,
                 total,

@@ -125,7 +125,7 @@ impl Equipment {
 pub struct Weapon {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub skill: Option<String>,
+    pub skill: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<DiceExpr>,
     #[serde(skip_serializing_if = "Option::is_none")]

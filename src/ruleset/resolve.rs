@@ -744,7 +744,7 @@ fn resolve_equipment(
                 .fold(0, |bits, bit| bits | bit),
             range: entry.range,
             load: entry.load,
-            skill: entry.skill.clone(),
+            skill: entry.skill.as_deref().map(Name::new),
             damage_modifier: entry.damage_modifier,
             notes: entry.notes.clone(),
             values: entry.values.clone(),

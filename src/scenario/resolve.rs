@@ -7,6 +7,7 @@ use toml::Spanned;
 
 use super::file::{ChoiceEntry, CombatantEntry, ScenarioFile};
 use super::{CombatantSpec, Scenario, ScenarioProblem, ScriptedChoice, Skill, Statistic};
+use crate::engine::pipeline::SkillLabel;
 use crate::names::{Name, NameMap};
 use crate::parse::parse_dice;
 use crate::ruleset::{Problems, Ruleset, RulesetProblem, StatisticKind, UnknownName};
@@ -464,7 +465,9 @@ impl Check<'_> {
             let names_a_skill = combat
                 .tests
                 .iter()
-                .any(|test| test.skill_of.is_some_and(|s| s.as_str() == name.get_ref()));
+                .any(|test| {
+                    matches!(test.skill_of, Some(SkillLabel::Statistic(s)) if s.as_str() == name.get_ref())
+                });
             let toml::Value::String(text) = value.get_ref() else {
                 continue;
             };

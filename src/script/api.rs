@@ -238,7 +238,9 @@ pub fn register(engine: &mut Engine) {
         );
         map.insert(
             "skill".into(),
-            weapon.skill.clone().map_or(Dynamic::UNIT, Dynamic::from),
+            weapon
+                .skill
+                .map_or(Dynamic::UNIT, |skill| Dynamic::from(skill.to_string())),
         );
         map.insert(
             "size".into(),

@@ -14,7 +14,7 @@ use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
     AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
-    ExchangeContext, Party, Reaction, ReactionWeapon, Role, TestKind,
+    ExchangeContext, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::log::Event;
 use crate::names::Name;
@@ -63,7 +63,7 @@ impl FightHandle {
         // Bare hands are tested as their own test kind, and logged under its name.
         let label = match bare_hands {
             Some(_) => test.name,
-            None => self.test_label(test, attacker, exchange.label),
+            None => self.test_label(test, attacker, weapon, exchange.label),
         };
         self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
@@ -315,7 +315,7 @@ impl FightHandle {
         ) = saved;
         self.fatal()?;
         let level = combat.vocabulary.success_levels[result.level as usize];
-        let label = self.test_label(kind, who, label);
+        let label = self.test_label(kind, who, weapon, label);
         self.log_test(who, label, result.target, result.total, level);
         Ok(result)
     }
@@ -370,11 +370,20 @@ impl FightHandle {
         }
     }
 
-    /// What a test of `kind` by `who` is logged under: the skill its `skill_of`
-    /// statistic names (the first skill listed when not given), else `label`.
-    fn test_label(&self, kind: &TestKind, who: usize, label: Name) -> Name {
-        let Some(statistic) = kind.skill_of else {
-            return label;
+    /// What a test of `kind` by `who` with `weapon` is logged under: the skill its
+    /// `skill_of` statistic names (the first skill listed when not given) or the
+    /// weapon names, else `label`.
+    fn test_label(
+        &self,
+        kind: &TestKind,
+        who: usize,
+        weapon: Option<&Weapon>,
+        label: Name,
+    ) -> Name {
+        let statistic = match kind.skill_of {
+            None => return label,
+            Some(SkillLabel::Weapon) => return weapon.and_then(|w| w.skill).unwrap_or(label),
+            Some(SkillLabel::Statistic(statistic)) => statistic,
         };
         let core = self.core();
         let combatant = &core.combatants[who];

@@ -124,9 +124,17 @@ pub struct TestKind {
     pub levels: Vec<Level>,
     /// The levels that pass the test when it is made on its own (`test NAME or ...`).
     pub pass: Vec<u32>,
-    /// The text statistic that names the skill the test is logged under (a combat
-    /// style); the test's label when `None`.
-    pub skill_of: Option<Name>,
+    /// The skill the test is logged under; the test's label when `None`.
+    pub skill_of: Option<SkillLabel>,
+}
+
+/// Which skill a test is logged under (`skill_of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkillLabel {
+    /// The skill a text statistic names (a combat style).
+    Statistic(Name),
+    /// The skill the weapon the test is made with names (`skill_of = "weapon"`).
+    Weapon,
 }
 
 /// The most non-stacking groups one test's modifiers may come from.
