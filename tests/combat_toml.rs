@@ -150,9 +150,21 @@ fn a_weapon_may_name_the_skill_it_is_tested_and_logged_with() {
                 "[tests.skill]\nroll = \"1d100\"\ntarget = \"self.skill.combat",
                 "[tests.skill]\nskill_of = \"weapon\"\nroll = \"1d100\"\ntarget = \"self.weapon_skill",
             ),
-            ("equipment.toml", "damage = \"1d8\"\n", "damage = \"1d8\"\nskill = \"sword\"\n"),
-            ("equipment.toml", "damage = \"1d4\"\n", "damage = \"1d4\"\nskill = \"knife\"\n"),
-            ("equipment.toml", "damage = \"1d3\"\n", "damage = \"1d3\"\nskill = \"shield\"\n"),
+            (
+                "equipment.toml",
+                "damage = \"1d8\"\n",
+                "damage = \"1d8\"\nskill = \"sword\"\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nskill = \"knife\"\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d3\"\n",
+                "damage = \"1d3\"\nskill = \"shield\"\n",
+            ),
             (
                 "scenarios/duel.toml",
                 "skills = { combat = 65,",
@@ -177,6 +189,100 @@ fn a_weapon_may_name_the_skill_it_is_tested_and_logged_with() {
     has(&log, "Aldric: shield 50, rolled 30: success");
     has(&log, "Aldric: sword 45, rolled 40: success");
     has(&log, "Bryn: knife 70, rolled 40: success");
+}
+
+/// The fixture with its parry read on a table of results (RuneQuest's way): declared
+/// only after a successful attack roll, the attacker rolling again against it, the
+/// cell's words read by `hits`, `reduction` and an `after` rule.
+fn fixture_with_results(case: &str) -> (PathBuf, PathBuf) {
+    fixture_copy(
+        case,
+        &[
+            (
+                "tables/combat.tables",
+                "",
+                r#"
+matrix parry_results "Parry" rows attacker by success_level cols defender by success_level {
+  |          | critical       | success      | failure      | fumble       |
+  | critical | deduct 50%     | deduct 50%   | critical_hit | critical_hit |
+  | success  | misses riposte | deduct 100%  | hits         | hits         |
+  | failure  | misses riposte | deduct 200%  | hits         | hits         |
+  | fumble   | misses         | misses       | misses       | misses       |
+}
+"#,
+            ),
+            (
+                "combat.toml",
+                "unopposed = \"failure\"\n",
+                "unopposed = \"failure\"\nreactions_after = 'attack.level == \"critical\" or attack.level == \"success\"'\n",
+            ),
+            (
+                "combat.toml",
+                r#"hits = 'outcome.attacker or ((attack.level == "critical" or attack.level == "success") and not reaction.dodge)'"#,
+                r#"hits = 'not outcome.misses and (outcome.attacker or attack.level == "critical" or attack.level == "success")'"#,
+            ),
+            (
+                "combat.toml",
+                r#"rolled * lookup("parry_reduction", rank(parry.size) - rank(weapon.size)) / 100"#,
+                "min(rolled, parry.ap * outcome.deduct / 100)",
+            ),
+            (
+                "combat.toml",
+                "free = \"defender.value.guard > 0\"\n",
+                "free = \"defender.value.guard > 0\"\noutcome = \"parry_results\"\nattacker_rolls_again = \"true\"\n",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nto = \"attacker\"\nif = \"outcome.riposte\"\ndo = \"condition bleeding\"\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d3\"\n",
+                "damage = \"1d3\"\nap = 2\n",
+            ),
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn a_reaction_declared_after_a_successful_attack_reads_its_table_of_results() {
+    // Initiative: Bryn first. Her attack (70) rolls 30, a success: only now does Aldric
+    // choose his reaction, and parries (65) with 30, a success. She rolls again against
+    // the parry, 50, a success: the table's cell for success against success deducts
+    // 100% of the round shield's 2 AP from her dagger's 3: 1 reaches the body (the
+    // location 5), through 1 armour: nothing. Aldric's attack then rolls 90, a failure:
+    // no reaction is offered against it.
+    let (dir, ruleset) = fixture_with_results("results");
+    let (log, _) = duel_with("results_fight", &ruleset, "1 1\n30 30 50 3 5\n90\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(
+        &log,
+        "Aldric chooses reaction: parry (of parry, dodge, none; tactics)",
+    );
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Bryn: against the parry 70, rolled 50: success");
+    has(&log, "parry_results table: deduct 100%");
+    has(&log, "Aldric deflects 2");
+    has(&log, "Aldric: attack 65, rolled 90: failure");
+    assert_eq!(log.matches("chooses reaction").count(), 1, "{log}");
+}
+
+#[test]
+fn a_word_of_the_table_of_results_stops_the_blow_and_starts_an_after_rule() {
+    // The same attack, parried with a critical (3 against 65): the cell for her success
+    // (50) against it is `misses riposte`: no damage, and the `after` rule on `riposte`
+    // makes her bleed.
+    let (dir, ruleset) = fixture_with_results("results_misses");
+    let (log, error) = duel_with("results_misses_fight", &ruleset, "1 1\n30 3 50\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric: parry 65, rolled 3: critical");
+    has(&log, "parry_results table: misses riposte");
+    assert!(!log.contains("1D4 damage"), "{log}");
+    has(&log, "Bryn: bleeding");
+    has(&error, "the given dice ran out");
 }
 
 #[test]
@@ -676,4 +782,39 @@ do = "condition bleeding"
         &log,
         "Aldric: athletics 40, rolled 99: fumble\n    Aldric: prone\n    Aldric: serious wound",
     );
+}
+
+#[test]
+fn check_reports_a_misspelt_word_of_a_table_of_results_and_a_cell_with_a_lone_number() {
+    let (dir, ruleset) = fixture_with_results("check-results");
+    let edit = |from: &str, to: &str| {
+        let path = ruleset.join("combat.toml");
+        let written = fs::read_to_string(&path).unwrap();
+        assert!(written.contains(from), "`{from}` moved");
+        fs::write(&path, written.replace(from, to)).unwrap();
+    };
+    edit("outcome.riposte", "outcome.ripost");
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    assert!(report.contains("ripost"), "{report}");
+    assert!(report.contains("riposte"), "{report}");
+
+    edit("outcome.ripost", "outcome.riposte");
+    let tables = ruleset.join("tables/combat.tables");
+    let written = fs::read_to_string(&tables).unwrap();
+    fs::write(
+        &tables,
+        written.replace("| deduct 200%  |", "| 200%         |"),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    assert!(
+        report.contains("a number with no word before it"),
+        "{report}"
+    );
+    assert!(report.contains("parry_results"), "{report}");
 }

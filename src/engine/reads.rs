@@ -251,6 +251,11 @@ pub enum Read {
     Reaction(Option<u32>),
     /// Whether the attacker (`true`) or the defender won the outcome.
     OutcomeWon(bool),
+    /// A word of the reaction's table of results written alone in the cell read
+    /// (`outcome.misses`), and the number written after one (`outcome.deduct_ap`, 0
+    /// when the cell lacks it), by the word's place among the exchange's.
+    ResultWord(u8),
+    ResultNumber(u8),
     /// The levels the outcome's winner won.
     OutcomeLevels,
     /// The blow's damage taken (after armour), and as rolled.
@@ -268,6 +273,17 @@ pub enum Read {
     /// Whether the test being rolled is the exchange's attack (not a defence or a
     /// resistance).
     Attacking,
+}
+
+/// A cell of a reaction's table of results as the exchange reads it: its words written
+/// alone (a bit each, by their place among the exchange's words) and those written with
+/// a number.
+#[derive(Clone, Debug, Default)]
+pub struct ResultCell {
+    pub words: u64,
+    pub numbers: Vec<(u8, i64)>,
+    /// As written, for the log.
+    pub text: String,
 }
 
 /// The most effects one list may hold: a count of each is kept on the stack.
@@ -348,6 +364,9 @@ pub struct FightScope<'v> {
     pub reactions: Vec<String>,
     /// The effects its winner may choose (`chosen.bleed`).
     pub effects: Vec<String>,
+    /// The words of its reactions' tables of results, and whether each is a number
+    /// (`outcome.deduct_ap`) or a flag (`outcome.misses`).
+    pub results: Vec<(String, bool)>,
     /// The ruleset's tables, for `lookup(...)`.
     pub tables: Vec<&'v Table>,
     domains: [Domain; 4],
@@ -368,6 +387,7 @@ impl<'v> FightScope<'v> {
             hidden: &[],
             reactions: Vec::new(),
             effects: Vec::new(),
+            results: Vec::new(),
             tables: Vec::new(),
             domains: [
                 domain("weapon size", &vocabulary.weapon_sizes),
@@ -586,11 +606,19 @@ impl Scope for FightScope<'_> {
             ["outcome", "attacker"] => self.slot(Read::OutcomeWon(true), Type::Bool),
             ["outcome", "defender"] => self.slot(Read::OutcomeWon(false), Type::Bool),
             ["outcome", "levels"] => self.slot(Read::OutcomeLevels, Type::Number),
-            ["outcome", _] => Resolution::Unknown {
-                at: 1,
-                known: ["attacker", "defender", "levels"]
-                    .map(String::from)
-                    .to_vec(),
+            ["outcome", word] => match self.results.iter().position(|(w, _)| w == word) {
+                Some(at) if self.results[at].1 => {
+                    self.slot(Read::ResultNumber(at as u8), Type::Number)
+                }
+                Some(at) => self.slot(Read::ResultWord(at as u8), Type::Bool),
+                None => Resolution::Unknown {
+                    at: 1,
+                    known: ["attacker", "defender", "levels"]
+                        .map(String::from)
+                        .into_iter()
+                        .chain(self.results.iter().map(|(w, _)| w.clone()))
+                        .collect(),
+                },
             },
             ["reaction", "none"] => self.slot(Read::Reaction(None), Type::Bool),
             ["reaction", name] => match self.reactions.iter().position(|r| r == name) {
@@ -770,6 +798,8 @@ pub struct Bound<'a> {
     pub reached: i64,
     /// The weapon the defender reacts with.
     pub parry: Option<&'a Weapon>,
+    /// The cell of the reaction's table of results, once read.
+    pub result: Option<&'a ResultCell>,
     /// How many times each effect of the exchange's list was chosen.
     pub chosen: [u8; MAX_EFFECTS],
     /// The test being rolled is the exchange's attack.
@@ -793,6 +823,7 @@ impl Default for Bound<'_> {
             rolled: 0,
             reached: 0,
             parry: None,
+            result: None,
             chosen: [0; MAX_EFFECTS],
             attacking: false,
         }
@@ -815,6 +846,10 @@ impl Bound<'_> {
             Read::ItemArmour => self.item.map_or(0, |w| i64::from(w.ap)),
             Read::ParryArmour => self.parry.map_or(0, |w| i64::from(w.ap)),
             Read::OutcomeLevels => self.outcome.map_or(0, |(_, levels)| i64::from(levels)),
+            Read::ResultNumber(word) => self
+                .result
+                .and_then(|cell| cell.numbers.iter().find(|(w, _)| w == word))
+                .map_or(0, |(_, number)| *number),
             Read::Damage => self.damage,
             Read::Chosen(index) => i64::from(self.chosen[*index as usize]),
             Read::Rolled => self.rolled,
@@ -835,6 +870,9 @@ impl Bound<'_> {
             Read::Attacking => self.attacking,
             Read::ParryTrait(name) => self.parry.is_some_and(|w| w.traits.contains(name)),
             Read::OutcomeWon(attacker) => self.outcome.is_some_and(|(won, _)| won == *attacker),
+            Read::ResultWord(word) => self
+                .result
+                .is_some_and(|cell| cell.words & (1 << word) != 0),
             _ => return None,
         })
     }

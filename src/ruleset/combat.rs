@@ -41,8 +41,8 @@ use super::resolve::Names;
 use crate::engine::pipeline::{
     After, AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
     Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
-    ReactionWeapon, Role, SkillLabel, TestKind, TestModifier, Turn, TurnAction, TurnRule,
-    WoundRule,
+    ReactionWeapon, ResultCell, ResultMatrix, Role, SkillLabel, TestKind, TestModifier, Turn,
+    TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -50,7 +50,9 @@ use crate::expr::{Condition, Number, compile_bool, compile_number};
 use crate::names::Name;
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
-use crate::tables::{Action, ActionExpr, Cell, Key, ModifierItem, ModifierValue, Table, TableKind};
+use crate::tables::{
+    Action, ActionExpr, Cell, Key, ModifierItem, ModifierValue, Table, TableKind, Value,
+};
 
 type Text = TomlSpanned<String>;
 
@@ -161,6 +163,8 @@ struct ExchangeEntry {
     bare_hands: Option<BareHandsEntry>,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
+    /// Reactions declared once the attack is rolled, where this holds.
+    reactions_after: Option<Text>,
     unopposed: Option<Text>,
     outcome: Option<Text>,
     effects: Option<EffectsEntry>,
@@ -247,6 +251,10 @@ struct ReactionEntry {
     /// Done to the defender once its test is rolled.
     #[serde(rename = "do")]
     actions: Option<Text>,
+    /// Where the attacker rolls its test again against the defence.
+    attacker_rolls_again: Option<Text>,
+    /// The matrix of results the reaction reads.
+    outcome: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -516,6 +524,128 @@ impl<'a> Compiler<'a> {
         names: &Names<'_>,
         levels: &[Name],
     ) -> Option<OutcomeMatrix> {
+        let cells = self.matrix_cells(text, names, levels, |cell| match cell {
+            Cell::Empty => Ok(None),
+            Cell::Wins { side, levels } => Ok(Some((side.value == "attacker", *levels))),
+            Cell::Result { .. } => Err((
+                "a cell that is not `attacker N`, `defender N` or `-`",
+                "an outcome's cells say who wins how many levels: `attacker 1`, `defender 2`, or `-`",
+            )),
+        })?;
+        Some(OutcomeMatrix {
+            table: text.get_ref().clone().into(),
+            levels: levels.len(),
+            cells,
+        })
+    }
+
+    /// A reaction's table of results (RuneQuest's Parry and Dodge tables): a matrix like
+    /// an outcome's whose cells are words, each alone (`misses`) or followed by a number
+    /// (`deduct_ap 200%`), read as `outcome.WORD` by `words`' places. A word is the same
+    /// kind in every cell: a flag where always alone, else a number.
+    fn results(
+        &mut self,
+        text: &Text,
+        names: &Names<'_>,
+        levels: &[Name],
+        words: &mut Vec<(String, bool)>,
+    ) -> Option<ResultMatrix> {
+        let mut kinds_clash = None;
+        let cells = self.matrix_cells(text, names, levels, |cell| {
+            let Cell::Result { values, actions } = cell else {
+                return match cell {
+                    Cell::Empty => Ok(ResultCell::default()),
+                    _ => Err((
+                        "a cell that says who wins",
+                        "a reaction's table of results has words in its cells: `misses`, `deduct_ap 200%`, or `-` for nothing",
+                    )),
+                };
+            };
+            if !actions.is_empty() {
+                return Err((
+                    "actions in a reaction's table of results",
+                    "write the words the exchange reads (`outcome.WORD`) and do what they say in combat.toml's `after` rules",
+                ));
+            }
+            let mut result = ResultCell {
+                text: values
+                    .iter()
+                    .map(|v| match &v.value {
+                        Value::Percent(p) => format!("{}%", p.percent),
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                ..ResultCell::default()
+            };
+            let mut values = values.iter().peekable();
+            while let Some(value) = values.next() {
+                let Value::Name(word) = &value.value else {
+                    return Err((
+                        "a number with no word before it",
+                        "write the word the number belongs to first: `deduct_ap 200%`",
+                    ));
+                };
+                let number = match values.peek().map(|v| &v.value) {
+                    Some(Value::Integer(n)) => Some(*n),
+                    Some(Value::Percent(p)) => Some(p.percent),
+                    _ => None,
+                };
+                if number.is_some() {
+                    values.next();
+                }
+                let at = match words.iter().position(|(w, _)| *w == word.name) {
+                    Some(at) => at,
+                    None => {
+                        words.push((word.name.clone(), number.is_some()));
+                        words.len() - 1
+                    }
+                };
+                if words[at].1 != number.is_some() {
+                    kinds_clash = Some(word.name.clone());
+                }
+                if at >= 64 {
+                    return Err((
+                        "more than 64 words",
+                        "the tables of results of one exchange use at most 64 different words",
+                    ));
+                }
+                match number {
+                    Some(number) => result.numbers.push((at as u8, number)),
+                    None => result.words |= 1 << at,
+                }
+            }
+            Ok(result)
+        })?;
+        if let Some(word) = kinds_clash {
+            self.rule(
+                content(text),
+                "a word written both alone and with a number",
+                format!(
+                    "`{word}` has a number in one cell of the results and none in another (`{}`)",
+                    text.get_ref()
+                ),
+                "give the word its number in every cell, or in none",
+            );
+            return None;
+        }
+        Some(ResultMatrix {
+            table: text.get_ref().clone().into(),
+            levels: levels.len(),
+            cells,
+        })
+    }
+
+    /// The cells of a matrix whose axes are `attacker` and `defender`, keyed by success
+    /// level, at `[defence * levels + attack]`, each read by `read` (`Err`: the problem's
+    /// label and help); the default where the matrix has no cell.
+    fn matrix_cells<T: Clone + Default>(
+        &mut self,
+        text: &Text,
+        names: &Names<'_>,
+        levels: &[Name],
+        mut read: impl FnMut(&Cell) -> Result<T, (&'static str, &'static str)>,
+    ) -> Option<Vec<T>> {
         let table = self.table(text, names, "matrix")?;
         let TableKind::Matrix(matrix) = &table.kind else {
             return None;
@@ -547,7 +677,7 @@ impl<'a> Compiler<'a> {
             Key::Range(_) => None,
         };
         let count = levels.len();
-        let mut cells = vec![None; count * count];
+        let mut cells = vec![T::default(); count * count];
         for row in &matrix.rows {
             let Some(row_level) = level(&row.key.value) else {
                 continue;
@@ -561,29 +691,26 @@ impl<'a> Compiler<'a> {
                 } else {
                     (column_level, row_level)
                 };
-                cells[defence * count + attack] = match &cell.value {
-                    Cell::Empty => None,
-                    Cell::Wins { side, levels } => Some((side.value == "attacker", *levels)),
-                    Cell::Result { .. } => {
+                cells[defence * count + attack] = match read(&cell.value) {
+                    Ok(value) => value,
+                    Err((label, help)) => {
                         self.rule(
                             content(text),
-                            "a cell that is not `attacker N`, `defender N` or `-`",
+                            label,
                             format!(
-                                "the matrix `{}` has a cell an outcome cannot read",
-                                text.get_ref()
+                                "the matrix `{}` has a cell an outcome cannot read (row `{}`, column `{}`)",
+                                text.get_ref(),
+                                row.key.value,
+                                column.value
                             ),
-                            "an outcome's cells say who wins how many levels: `attacker 1`, `defender 2`, or `-`",
+                            help,
                         );
                         return None;
                     }
                 };
             }
         }
-        Some(OutcomeMatrix {
-            table: text.get_ref().clone().into(),
-            levels: count,
-            cells,
-        })
+        Some(cells)
     }
 
     /// A test's situational modifiers, each found in the modifier lists of tables/ with
@@ -1173,8 +1300,21 @@ pub(super) fn compile_combat(
             .iter()
             .map(|r| r.name.get_ref().clone())
             .collect();
+        // The reactions' tables of results first: every expression of the exchange may
+        // read their words.
+        let mut words = Vec::new();
+        let results: Vec<Option<Option<ResultMatrix>>> = entry
+            .reactions
+            .iter()
+            .map(|reaction| {
+                reaction.outcome.as_ref().map(|text| {
+                    compiler.results(text, names, &vocabulary.success_levels, &mut words)
+                })
+            })
+            .collect();
+        compiler.scope.results = words;
         let mut reactions = Vec::new();
-        for reaction in &entry.reactions {
+        for (reaction, results) in entry.reactions.iter().zip(results) {
             let test = test_of(&mut compiler, &reaction.test);
             compiler.at(
                 Place::Exchange,
@@ -1197,6 +1337,18 @@ pub(super) fn compile_combat(
                 format!("the reaction `{}`'s `free`", reaction.name.get_ref()),
             );
             let free = reaction.free.as_ref().and_then(|t| compiler.condition(t));
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!(
+                    "the reaction `{}`'s `attacker_rolls_again`",
+                    reaction.name.get_ref()
+                ),
+            );
+            let again = reaction
+                .attacker_rolls_again
+                .as_ref()
+                .and_then(|t| compiler.condition(t));
             let bare_hands = bare_hands_of(&mut compiler, reaction.bare_hands.as_ref());
             let actions = match &reaction.actions {
                 Some(text) => compiler.actions(text, names),
@@ -1207,6 +1359,8 @@ pub(super) fn compile_combat(
                 && (reaction.guard.is_none() || guard.is_some())
                 && (reaction.withdraw.is_none() || withdraw.is_some())
                 && (reaction.free.is_none() || free.is_some())
+                && (reaction.attacker_rolls_again.is_none() || again.is_some())
+                && results.as_ref().is_none_or(Option::is_some)
                 && bare_hands.as_ref().is_none_or(Option::is_some)
             {
                 reactions.push(Reaction {
@@ -1224,9 +1378,21 @@ pub(super) fn compile_combat(
                         .into(),
                     free,
                     actions,
+                    again,
+                    again_label: format!("against the {}", reaction.name.get_ref()).into(),
+                    results: results.flatten(),
                 });
             }
         }
+        compiler.at(
+            Place::Exchange,
+            false,
+            format!("the exchange `{name}`'s `reactions_after`"),
+        );
+        let reactions_after = entry
+            .reactions_after
+            .as_ref()
+            .and_then(|t| compiler.condition(t));
         let unopposed = entry.unopposed.as_ref().and_then(|text| {
             let found = vocabulary
                 .success_levels
@@ -1460,6 +1626,7 @@ pub(super) fn compile_combat(
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && written(&entry.unopposed, unopposed.is_some())
+            && written(&entry.reactions_after, reactions_after.is_some())
             && (entry.effects.is_none() || effects.is_some())
             && (entry.knockback.is_none() || knockback.is_some())
         {
@@ -1470,6 +1637,7 @@ pub(super) fn compile_combat(
                 weapon,
                 bare_hands: bare_hands.flatten(),
                 reactions,
+                reactions_after,
                 unopposed,
                 outcome,
                 effects,

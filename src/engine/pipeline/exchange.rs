@@ -51,7 +51,11 @@ impl FightHandle {
         env.bound.location_of = Some(defender);
 
         // "The intention to parry must be declared before any attack roll is made."
-        let reaction = self.react(exchange, defender, &mut env)?;
+        // (Or, `reactions_after`, once the attack is rolled.)
+        let declared = match exchange.reactions_after {
+            None => self.react(exchange, defender, false, &mut env)?,
+            Some(_) => None,
+        };
 
         let test = &combat.tests[bare_hands.map_or(exchange.test, |bare| bare.test)];
         env.purpose = &exchange.label;
@@ -68,7 +72,11 @@ impl FightHandle {
         self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
 
-        let reaction = self.complete(reaction, defender, &mut env)?;
+        let reaction = match &exchange.reactions_after {
+            None => self.complete(declared, defender, &mut env)?,
+            Some(after) if env.holds(after) => self.react(exchange, defender, true, &mut env)?,
+            Some(_) => None,
+        };
         env.bound.defence = match reaction {
             Some(reaction) => Some(self.defend(combat, reaction, defender, &mut env)?),
             None => exchange.unopposed.map(|level| TestResult {
@@ -76,9 +84,21 @@ impl FightHandle {
                 ..TestResult::default()
             }),
         };
+        let against = match reaction {
+            Some(reaction) => self.roll_again(combat, test, reaction, defender, &mut env)?,
+            None => attack,
+        };
         if let (Some(outcome), Some(defence)) = (&exchange.outcome, env.bound.defence) {
             env.bound.outcome =
-                outcome.cells[defence.level as usize * outcome.levels + attack.level as usize];
+                outcome.cells[defence.level as usize * outcome.levels + against.level as usize];
+        }
+        if let (Some(results), Some(defence)) =
+            (reaction.and_then(|r| r.results.as_ref()), env.bound.defence)
+        {
+            let cell =
+                &results.cells[defence.level as usize * results.levels + against.level as usize];
+            self.note(|| format!("{} table: {}", results.table, cell.text));
+            env.bound.result = Some(cell);
         }
 
         if let Some(stage) = &exchange.effects {
@@ -116,11 +136,13 @@ impl FightHandle {
     }
 
     /// The reaction stage: the reactions whose guard holds and whose cost the defender
-    /// can pay are offered with `none`; the chosen one is paid for.
+    /// can pay are offered with `none`; the chosen one is paid for (one declared before
+    /// the attack roll that may be withdrawn, once the attack is seen).
     fn react<'c>(
         &self,
         exchange: &'c Exchange,
         defender: usize,
+        after_attack: bool,
         env: &mut FightEnv<'_>,
     ) -> Result<Option<&'c Reaction>, FightError> {
         if exchange.reactions.is_empty() {
@@ -147,7 +169,7 @@ impl FightHandle {
         };
         let reaction = &exchange.reactions[at];
         // One the defender may withdraw is paid for once the attack is seen.
-        if reaction.withdraw.is_none() {
+        if reaction.withdraw.is_none() || after_attack {
             self.pay(defender, reaction, env);
         }
         env.bound.reaction = Some(at as u32);
@@ -283,6 +305,39 @@ impl FightHandle {
             env.bound.defence = saved;
         }
         Ok(result)
+    }
+
+    /// The attacker's roll against the defence, where the reaction's
+    /// `attacker_rolls_again` holds: its attack test again, logged as "against the
+    /// REACTION"; else the attack roll itself.
+    fn roll_again<'f>(
+        &'f self,
+        combat: &'f Combat,
+        test: &'f TestKind,
+        reaction: &'f Reaction,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<TestResult, FightError> {
+        let attack = env.bound.attack.unwrap_or_default();
+        if !reaction
+            .again
+            .as_ref()
+            .is_some_and(|again| env.holds(again))
+        {
+            return Ok(attack);
+        }
+        let (attacker, weapon) = (env.bound.me, env.bound.item);
+        env.bound.attacking = true;
+        let result = self.roll_for(
+            combat,
+            test,
+            (attacker, defender),
+            weapon,
+            reaction.again_label,
+            env,
+        );
+        env.bound.attacking = false;
+        result
     }
 
     /// Roll the test kind `kind` for `who` against `opponent` (`self` and `other`) with

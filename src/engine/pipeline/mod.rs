@@ -23,6 +23,7 @@ use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::Action;
 
+pub use super::reads::ResultCell;
 use super::reads::{Read, Vocabulary};
 
 /// A ruleset's `combat.toml`, compiled: every expression reads the slots of `reads`.
@@ -173,9 +174,12 @@ pub struct Exchange {
     /// weapons in hand (shields, for `"not shield"`) it chooses among them and bare
     /// hands (decision `weapon`); with nothing in hand, bare hands.
     pub bare_hands: Option<BareHands>,
-    /// What the defender may do about it, declared before the attack is rolled
-    /// (decision `reaction`; `none` is always offered too).
+    /// What the defender may do about it (decision `reaction`; `none` is always offered
+    /// too), declared before the attack is rolled.
     pub reactions: Vec<Reaction>,
+    /// With this, the reaction is declared once the attack is rolled, and only where
+    /// this holds (a successful attack).
+    pub reactions_after: Option<Condition>,
     /// The level a defence counts as when the defender does not react ("treated as
     /// having automatically rolled a Failure"); no defence at all when `None`.
     pub unopposed: Option<u32>,
@@ -275,6 +279,24 @@ pub struct Reaction {
     pub withdraw: Option<Condition>,
     /// The decision's name: `withdraw_NAME` unless combat.toml says.
     pub withdraw_decision: Name,
+    /// Where this holds once the defence is rolled, the attacker rolls its test again
+    /// (logged as `again_label`), and the outcome reads that roll as the attacker's:
+    /// "the attacking and defending players each roll D100 and compare".
+    pub again: Option<Condition>,
+    pub again_label: Name,
+    /// The table of results this reaction reads (`outcome.WORD`).
+    pub results: Option<ResultMatrix>,
+}
+
+/// A reaction's table of results: a matrix of the two tests' levels whose cells are
+/// words the exchange's expressions read (`outcome.misses`, `outcome.deduct_ap`).
+#[derive(Clone, Debug)]
+pub struct ResultMatrix {
+    pub table: Name,
+    /// How many success levels there are: the row length.
+    pub levels: usize,
+    /// `cells[defence * levels + attack]`.
+    pub cells: Vec<ResultCell>,
 }
 
 /// The weapon a reaction (or an attack) is made with.
