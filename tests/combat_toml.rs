@@ -460,6 +460,34 @@ fn a_heavy_blow_knocks_down_unless_a_test_on_its_own_passes() {
 }
 
 #[test]
+fn a_knockback_before_the_armour_comes_between_the_location_and_the_damage_taken() {
+    // The same blow with the knockback judged once the location is known, before the
+    // armour (`at = "armour"`, RuneQuest's order): the location die (5, the body), then
+    // the knockback and its Athletics test, then the damage taken and the wound.
+    let (dir, ruleset) = fixture_copy(
+        "knockback_armour",
+        &[(
+            "combat.toml",
+            "metres = \"(rolled - 6) / 2\"\n",
+            "metres = \"(rolled - 6) / 2\"\nat = \"armour\"\n",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "knockback_armour_fight",
+        &ruleset,
+        "1 1\n80 30\n10 2 5 70\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    let knocked = log.find("Bryn is knocked back 2 m").expect(&log);
+    let taken = log.find("Bryn takes 9 to body").expect(&log);
+    let location = log.find("hit location").expect(&log);
+    assert!(location < knocked && knocked < taken, "{log}");
+    has(&log, "Bryn: athletics 60, rolled 70: failure");
+}
+
+#[test]
 fn an_effect_done_at_the_blow_comes_before_the_wound() {
     // As in the critical above, Bryn's 3 wins 2 levels over the unparried defence; she
     // buys Bleed (scripted) and Bypass Armour. The dagger's 4 and 4 again for the

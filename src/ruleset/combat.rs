@@ -225,6 +225,9 @@ struct KnockbackEntry {
     metres: Text,
     #[serde(rename = "do")]
     actions: Option<Text>,
+    /// `wound` (the default: once the wound is judged) or `armour` (once the location
+    /// is known, before the armour).
+    at: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1579,10 +1582,26 @@ pub(super) fn compile_combat(
                 Some(text) => compiler.actions(text, names),
                 None => Some(Vec::new()),
             };
+            let before_armour = match entry.at.as_ref().map(|t| t.get_ref().as_str()) {
+                None | Some("wound") => Some(false),
+                Some("armour") => Some(true),
+                Some(other) => {
+                    if let Some(text) = &entry.at {
+                        compiler.rule(
+                            content(text),
+                            "not a time of the knockback",
+                            format!("`at = \"{other}\"`: a knockback comes once the wound is judged, or before the armour"),
+                            "write `at = \"wound\"` (the default) or `at = \"armour\"` (once the location is known, before the armour: RuneQuest's)",
+                        );
+                    }
+                    None
+                }
+            };
             Some(Knockback {
                 guard: guard?,
                 metres: metres?,
                 actions: actions?,
+                before_armour: before_armour?,
             })
         });
         let instead = entry.instead.as_ref().map(|entry| {

@@ -14,7 +14,7 @@ use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
     AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
-    ExchangeContext, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
+    ExchangeContext, Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::log::Event;
 use crate::names::Name;
@@ -492,17 +492,31 @@ impl FightHandle {
         } else {
             env.bound.damage = 0;
         }
-        if let Some(knockback) = &exchange.knockback
-            && env.holds(&knockback.guard)
-        {
-            let metres = env.number_of(&knockback.metres);
-            self.emit(|| Event::Knockback {
-                who: self.name(defender),
-                metres,
-            });
-            self.perform(defender, &knockback.actions, "knockback", env)?;
+        match &exchange.knockback {
+            Some(knockback) if !knockback.before_armour => {
+                self.knock_back(knockback, defender, env)
+            }
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Where its guard holds, the defender is forced back and the knockback's actions
+    /// befall it.
+    fn knock_back<'f>(
+        &'f self,
+        knockback: &'f Knockback,
+        defender: usize,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        if !env.holds(&knockback.guard) {
+            return Ok(());
+        }
+        let metres = env.number_of(&knockback.metres);
+        self.emit(|| Event::Knockback {
+            who: self.name(defender),
+            metres,
+        });
+        self.perform(defender, &knockback.actions, "knockback", env)
     }
 
     /// Where the exchange's `instead` holds, the attacker's choice between the damage
@@ -588,6 +602,9 @@ impl FightHandle {
     ) -> Result<(), FightError> {
         let location = self.locate(exchange, defender, env)?;
         env.bound.location = Some(location);
+        if let Some(knockback) = exchange.knockback.as_ref().filter(|k| k.before_armour) {
+            self.knock_back(knockback, defender, env)?;
+        }
         let absorbed = match &exchange.armour {
             Some(armour) => env.number_of(armour).max(0),
             None => 0,

@@ -243,6 +243,10 @@ pub struct Knockback {
     pub guard: Condition,
     pub metres: Number,
     pub actions: Vec<Spanned<Action>>,
+    /// Judged once the location is known, before the armour ("Knockback occurs after
+    /// Reactions have been completed, but before armour points are deducted"), and only
+    /// for a blow that gets past the defence; else once the wound is judged.
+    pub before_armour: bool,
 }
 
 /// Fighting with bare hands: the equipment weapon that stands for them, and the test
