@@ -1,0 +1,520 @@
+//! The RuneQuest SRD ruleset audited rule by rule against its source text
+//! (`../shared/rules/runequest-srd-combat.txt`): each test fights a small scenario with
+//! given dice and asserts the lines of the log that show one rule doing what the text
+//! says. The Parry and Dodge tables' cells, the critical attack on the tables and an
+//! unarmed blow parried by a weapon are in `tests/runequest_srd.rs`.
+//! `rulesets/runequest-srd/README.md`, "Audit", lists the rules and their tests.
+//!
+//! Unless a test says otherwise: Aelfric (side a, DEX 12, Strike Rank modifier 10) and
+//! Beorn (side b, DEX 10, modifier 0), each with a longsword (1D8, 4 AP), one Combat
+//! Action, SIZ 13, every skill at 60 and 20 hit points in every location, adjacent. The
+//! dice start with the two Strike Rank rolls (5 and 5: Aelfric 15 acts before Beorn 5).
+
+mod common;
+
+use common::{fight_with_dice, ruleset_path};
+
+/// One combatant of a test scenario: TOML keys and values, the defaults overridable.
+struct Fighter {
+    name: String,
+    keys: Vec<(String, String)>,
+}
+
+const SKILLS: &str = "one_handed_sword = 60, dagger = 60, spear = 60, shield = 60, \
+     dodge = 60, unarmed = 60, resilience = 60, athletics = 60, acrobatics = 60, \
+     riding = 60, persistence = 60, bow = 60, thrown = 60";
+
+fn fighter(name: &str, side: &str, dex: u32, strike_rank: u32) -> Fighter {
+    let keys = [
+        ("side", format!("\"{side}\"")),
+        (
+            "characteristics",
+            format!(
+                "{{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = {dex}, CHA = 10 }}"
+            ),
+        ),
+        ("skills", format!("{{ {SKILLS} }}")),
+        ("weapons", "[\"longsword\"]".to_string()),
+        ("hit_points", "{ all = 20 }".to_string()),
+        (
+            "statistics",
+            format!("{{ strike_rank = {strike_rank}, combat_actions = 1 }}"),
+        ),
+    ];
+    Fighter {
+        name: name.to_string(),
+        keys: keys
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    }
+}
+
+/// Aelfric, side a, DEX 12, Strike Rank modifier 10.
+fn aelfric() -> Fighter {
+    fighter("Aelfric", "a", 12, 10)
+}
+
+/// Beorn, side b, DEX 10, Strike Rank modifier 0, adjacent to Aelfric.
+fn beorn() -> Fighter {
+    fighter("Beorn", "b", 10, 0).with("engaged", "[\"Aelfric\"]")
+}
+
+impl Fighter {
+    /// Set `key` to `value` (a TOML value), replacing a default.
+    fn with(mut self, key: &str, value: &str) -> Self {
+        match self.keys.iter_mut().find(|(k, _)| k == key) {
+            Some(entry) => entry.1 = value.to_string(),
+            None => self.keys.push((key.to_string(), value.to_string())),
+        }
+        self
+    }
+
+    /// Skills: the defaults with `extra` (`"one_handed_sword = 69"`) put first; a skill
+    /// named twice takes the first value.
+    fn skills(self, extra: &str) -> Self {
+        let mut seen = Vec::new();
+        let mut list = Vec::new();
+        for pair in extra.split(',').chain(SKILLS.split(',')) {
+            let name = pair.split('=').next().unwrap().trim().to_string();
+            if !name.is_empty() && !seen.contains(&name) {
+                seen.push(name);
+                list.push(pair.trim().to_string());
+            }
+        }
+        self.with("skills", &format!("{{ {} }}", list.join(", ")))
+    }
+
+    fn stats(self, combat_actions: u32, extra: &str) -> Self {
+        let strike_rank = self
+            .keys
+            .iter()
+            .find(|(k, _)| k == "statistics")
+            .and_then(|(_, v)| v.split("strike_rank = ").nth(1))
+            .and_then(|v| v.split(',').next())
+            .unwrap()
+            .to_string();
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(", {extra}")
+        };
+        self.with(
+            "statistics",
+            &format!("{{ strike_rank = {strike_rank}, combat_actions = {combat_actions}{extra} }}"),
+        )
+    }
+
+    fn toml(&self) -> String {
+        let mut text = format!("\n[[combatants]]\nname = \"{}\"\n", self.name);
+        for (key, value) in &self.keys {
+            text += &format!("{key} = {value}\n");
+        }
+        text
+    }
+}
+
+/// A scenario: `top` (top-level keys such as `distance = 6`), the fighters, and choices
+/// `(who, decision, option)` in file order.
+fn scenario(top: &str, fighters: &[Fighter], choices: &[(&str, &str, &str)]) -> String {
+    let mut text = format!(
+        "ruleset = \"{}\"\ntitle = \"Audit\"\n{top}\n",
+        ruleset_path("runequest-srd")
+    );
+    for one in fighters {
+        text += &one.toml();
+    }
+    for (who, decision, option) in choices {
+        text += &format!(
+            "\n[[choices]]\nwho = \"{who}\"\ndecision = \"{decision}\"\nchoose = \"{option}\"\n"
+        );
+    }
+    text
+}
+
+/// Fight and return the log.
+fn fight(
+    case: &str,
+    top: &str,
+    fighters: &[Fighter],
+    choices: &[(&str, &str, &str)],
+    dice: &str,
+) -> String {
+    fight_with_dice(
+        &format!("rq-audit-{case}"),
+        &scenario(top, fighters, choices),
+        dice,
+    )
+}
+
+/// Every line of `expected` is in the log.
+#[track_caller]
+fn has(log: &str, expected: &[&str]) {
+    for line in expected {
+        assert!(log.contains(line), "expected `{line}` in\n{log}");
+    }
+}
+
+/// No line of `unexpected` is in the log.
+#[track_caller]
+fn lacks(log: &str, unexpected: &[&str]) {
+    for line in unexpected {
+        assert!(!log.contains(line), "unexpected `{line}` in\n{log}");
+    }
+}
+
+/// The part of the log from the first `from` on.
+#[track_caller]
+fn after<'a>(log: &'a str, from: &str) -> &'a str {
+    let at = log
+        .find(from)
+        .unwrap_or_else(|| panic!("expected `{from}` in\n{log}"));
+    &log[at..]
+}
+
+// ------------------------------------------------------------------ Strike Ranks
+
+/// "At the start of every combat round, roll D10 for each character and add the
+/// character's Strike Rank modifier." "The character with the highest Strike Rank will act
+/// first". Aelfric (modifier 10) rolls 1: 11; Beorn (modifier 0) rolls 9: 9.
+#[test]
+fn the_strike_rank_is_a_d10_plus_the_modifier_and_the_highest_acts_first() {
+    let log = fight(
+        "strike-rank",
+        "",
+        &[aelfric(), beorn()],
+        &[("Aelfric", "action", "defend")],
+        "1 9",
+    );
+    has(
+        &log,
+        &[
+            "1D10 Strike Rank for Aelfric → 1",
+            "initiative Aelfric: 11",
+            "initiative Beorn: 9",
+            "order: Aelfric (11, 1 action), Beorn (9, 1 action)",
+        ],
+    );
+    // The roll decides: with no modifier, Aelfric's 3 comes after Beorn's 7.
+    let log = fight(
+        "strike-rank-other",
+        "",
+        &[fighter("Aelfric", "a", 12, 0), beorn()],
+        &[("Beorn", "action", "defend")],
+        "3 7",
+    );
+    has(&log, &["order: Beorn (7, 1 action), Aelfric (3, 1 action)"]);
+}
+
+/// "If two or more characters can act in the same Strike Rank, the characters will act in
+/// order of their DEX, with the highest going first." Beorn is listed first and both
+/// reach 10; Aelfric's DEX 12 beats Beorn's 10.
+#[test]
+fn equal_strike_ranks_act_in_order_of_dex_highest_first() {
+    let log = fight(
+        "strike-rank-tie",
+        "",
+        &[
+            fighter("Beorn", "b", 10, 5),
+            fighter("Aelfric", "a", 12, 5).with("engaged", "[\"Beorn\"]"),
+        ],
+        &[("Aelfric", "action", "defend")],
+        "5 5",
+    );
+    has(
+        &log,
+        &["order: Aelfric (10, 1 action), Beorn (10, 1 action)"],
+    );
+}
+
+/// "Characters Take 2nd Action: After each character has completed his 1st action,
+/// characters with Combat Actions remaining may perform a second Combat Action, in Strike
+/// Rank order." Aelfric has 2 Combat Actions, Beorn 1: Aelfric, Beorn, Aelfric, then a
+/// new round ("Once all eligible characters have used up all their Combat Actions in the
+/// combat round, it is over").
+#[test]
+fn each_pass_goes_in_strike_rank_order_while_combat_actions_remain() {
+    let log = fight(
+        "passes",
+        "",
+        &[aelfric().stats(2, ""), beorn()],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "defend"),
+        ],
+        "5 5",
+    );
+    let round = after(&log, "Round 1");
+    let first = round.find("Aelfric acts (2 actions left)").unwrap();
+    let second = round.find("Beorn acts (1 action left)").unwrap();
+    let third = round.find("Aelfric acts (1 action left)").unwrap();
+    assert!(first < second && second < third, "{log}");
+    has(&log, &["Round 2"]);
+}
+
+/// "Characters Take 4th Action ... End of Combat Round": four Combat Actions at most in a
+/// round, though the statistic says 6.
+#[test]
+fn no_character_takes_more_than_four_combat_actions_a_round() {
+    let log = fight(
+        "four-actions",
+        "",
+        &[aelfric().stats(6, ""), beorn()],
+        &[("Aelfric", "action", "defend")],
+        "5 5",
+    );
+    has(
+        &log,
+        &["order: Aelfric (15, 4 actions), Beorn (5, 1 action)"],
+    );
+}
+
+// ------------------------------------------------------------------ surprise
+
+/// "A surprised character suffers a -10 penalty to his Strike Rank during the first
+/// combat round." "The effects of surprise generally only last for the first combat
+/// round": Beorn (modifier 0) rolls 5 in both rounds, -5 in the first, 5 in the second.
+#[test]
+fn surprise_costs_ten_strike_ranks_in_the_first_round_only() {
+    let log = fight(
+        "surprise-strike-rank",
+        "",
+        &[
+            aelfric(),
+            beorn().with("modifiers", "[\"target_surprised\"]"),
+        ],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "defend"),
+        ],
+        "5 5 5 5",
+    );
+    has(&log, &["initiative Beorn: -5", "Round 2"]);
+    has(after(&log, "Round 2"), &["initiative Beorn: 5"]);
+}
+
+/// Surprise: "he may only use Reactions against actions that occur after his own Strike
+/// Rank" ("against attackers with a Strike Rank lower than their own"), and the Close
+/// Combat Situational Modifiers' "Target surprised +20%". Beorn is surprised: Aelfric
+/// (15) attacks him at 60 + 20 and no reaction is offered: the dice go straight to damage.
+#[test]
+fn a_surprised_target_is_hit_at_plus_twenty_and_cannot_react_to_an_earlier_attacker() {
+    let log = fight(
+        "surprise-reaction",
+        "",
+        &[
+            aelfric(),
+            beorn().with("modifiers", "[\"target_surprised\"]"),
+        ],
+        &[("Aelfric", "action", "attack")],
+        "5 5 75 6 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 80, rolled 75: success",
+            "1D8 damage for Aelfric → 6",
+            "Beorn takes 6 to chest",
+        ],
+    );
+    lacks(&log, &["Beorn chooses reaction", "Beorn reacts"]);
+}
+
+// ------------------------------------------------------------------ reactions
+
+/// "A character can make as many Reactions in a combat round as he has Combat Actions."
+/// Beorn has one Combat Action: he parries Aelfric's first blow and has no Reaction left
+/// for the second ("If the enemy has no Reactions left, then this attack is unopposed").
+#[test]
+fn a_character_has_as_many_reactions_a_round_as_combat_actions() {
+    let log = fight(
+        "reactions-a-round",
+        "",
+        &[aelfric().stats(2, ""), beorn()],
+        &[
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "parry"),
+        ],
+        // Attack 50, parry 90, against the parry 90: hit for 3 in the chest. Beorn
+        // defends. Attack 50, no reaction: 4 in the chest.
+        "5 5 50 90 90 3 10 50 4 11",
+    );
+    has(&log, &["Beorn reacts: parry (0 Reactions left)"]);
+    let second = after(&log, "Aelfric acts (1 action left)");
+    lacks(second, &["Beorn chooses reaction", "Beorn reacts"]);
+    has(
+        second,
+        &["1D8 damage for Aelfric → 4", "Beorn takes 4 to chest"],
+    );
+}
+
+/// "If a character rolls greater than his Weapon skill, he has missed his target": no
+/// reaction is asked ("only one Reaction may be made to each successful attack") and no
+/// damage is rolled.
+#[test]
+fn an_attack_roll_above_the_skill_misses_with_no_reaction_and_no_damage() {
+    let log = fight(
+        "miss",
+        "",
+        &[aelfric(), beorn()],
+        &[("Beorn", "action", "defend")],
+        "5 5 61",
+    );
+    has(&log, &["Aelfric: one handed sword 60, rolled 61: failure"]);
+    lacks(&log, &["Beorn reacts", "damage for Aelfric", "Beorn takes"]);
+}
+
+// ------------------------------------------------------------------ criticals and damage
+
+/// "A critical score is the Weapon skill's score, divided by ten, rounded down." With a
+/// skill of 69 the critical score is 6: 06 is a critical, 07 a plain success.
+#[test]
+fn a_critical_is_a_tenth_of_the_skill_rounded_down() {
+    let skilled = || aelfric().skills("one_handed_sword = 69");
+    let log = fight(
+        "critical-6",
+        "",
+        &[skilled(), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 6 10",
+    );
+    has(&log, &["Aelfric: one handed sword 69, rolled 6: critical"]);
+    let log = fight(
+        "critical-7",
+        "",
+        &[skilled(), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 7 3 10",
+    );
+    has(&log, &["Aelfric: one handed sword 69, rolled 7: success"]);
+}
+
+/// "A critical hit automatically causes maximum damage for the weapon in question. Damage
+/// modifiers, such as that derived from statistics, are not maximised." A longsword's 8
+/// and a +1D4 Damage Modifier rolled (2): 10.
+#[test]
+fn a_critical_hit_does_maximum_weapon_damage_and_rolls_the_damage_modifier() {
+    let log = fight(
+        "critical-damage",
+        "",
+        &[aelfric().stats(1, "damage_modifier = \"+1D4\""), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 3 2 10",
+    );
+    has(
+        &log,
+        &[
+            "critical damage: 8",
+            "1D4 damage modifier for Aelfric → 2",
+            "Beorn takes 10 to chest",
+        ],
+    );
+}
+
+/// "Each weapon has its own Damage score, to which is added the attacker's Damage
+/// Modifier in order to determine the total damage being dealt." 1D8 rolls 5, +1D4 rolls
+/// 3: 8; a negative modifier (-1D4, 3) takes off: 2.
+#[test]
+fn damage_is_the_weapon_roll_plus_the_damage_modifier() {
+    let log = fight(
+        "damage-modifier",
+        "",
+        &[aelfric().stats(1, "damage_modifier = \"+1D4\""), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 5 3 10",
+    );
+    has(
+        &log,
+        &[
+            "1D8 damage for Aelfric → 5",
+            "1D4 damage modifier for Aelfric → 3",
+            "Beorn takes 8 to chest",
+        ],
+    );
+    let log = fight(
+        "damage-modifier-negative",
+        "",
+        &[aelfric().stats(1, "damage_modifier = \"-1D4\""), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 5 3 10",
+    );
+    has(&log, &["Beorn takes 2 to chest"]);
+}
+
+/// "If the defender is armoured in the location that is hit, the armour will absorb some
+/// of this damage. Reduce the attack's damage by the armour points (AP) of the location's
+/// armour." "Apply any remaining damage to the location's hit points." Chainmail (5 AP)
+/// on the chest, leather (1 AP) elsewhere: 8 to the chest leaves 3, 8 to the abdomen
+/// would leave 7.
+#[test]
+fn the_armour_of_the_location_hit_is_deducted_from_the_damage() {
+    let armoured = || beorn().with("armour", "{ all = \"leather\", chest = \"chainmail\" }");
+    let log = fight(
+        "armour-chest",
+        "",
+        &[aelfric(), armoured()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 8 10",
+    );
+    has(
+        &log,
+        &[
+            "5 AP on the chest: 3 gets through",
+            "Beorn takes 3 to chest, 17 HP left there",
+        ],
+    );
+    let log = fight(
+        "armour-abdomen",
+        "",
+        &[aelfric(), armoured()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 8 8",
+    );
+    has(
+        &log,
+        &[
+            "1 AP on the abdomen: 7 gets through",
+            "Beorn takes 7 to abdomen",
+        ],
+    );
+}
+
+/// The Humanoid Hit Location table: "1-3 Right Leg, 4-6 Left Leg, 7-9 Abdomen, 10-12
+/// Chest, 13-15 Right Arm, 16-18 Left Arm, 19-20 Head", every boundary.
+#[test]
+fn the_hit_location_table_maps_every_d20_range_as_printed() {
+    let rows = [
+        (1, "Right Leg"),
+        (3, "Right Leg"),
+        (4, "Left Leg"),
+        (6, "Left Leg"),
+        (7, "Abdomen"),
+        (9, "Abdomen"),
+        (10, "Chest"),
+        (12, "Chest"),
+        (13, "Right Arm"),
+        (15, "Right Arm"),
+        (16, "Left Arm"),
+        (18, "Left Arm"),
+        (19, "Head"),
+        (20, "Head"),
+    ];
+    for (d20, location) in rows {
+        let log = fight(
+            &format!("location-{d20}"),
+            "",
+            &[aelfric(), beorn()],
+            &[("Beorn", "reaction", "none")],
+            &format!("5 5 50 3 {d20}"),
+        );
+        has(
+            &log,
+            &[&format!(
+                "humanoid hit location for Beorn: {d20} → {location}"
+            )],
+        );
+    }
+}
