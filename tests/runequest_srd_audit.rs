@@ -115,7 +115,7 @@ impl Fighter {
 }
 
 /// A scenario: `top` (top-level keys such as `distance = 6`), the fighters, and choices
-/// `(who, decision, option)` in file order.
+/// `(who, decision, option)` in file order (`who` may be `"Name@2"`: in round 2 only).
 fn scenario(top: &str, fighters: &[Fighter], choices: &[(&str, &str, &str)]) -> String {
     let mut text = format!(
         "ruleset = \"{}\"\ntitle = \"Audit\"\n{top}\n",
@@ -125,8 +125,13 @@ fn scenario(top: &str, fighters: &[Fighter], choices: &[(&str, &str, &str)]) -> 
         text += &one.toml();
     }
     for (who, decision, option) in choices {
+        // "Name@N": that combatant's decision in round N.
+        let (who, round) = match who.split_once('@') {
+            Some((who, round)) => (who, format!("round = {round}\n")),
+            None => (*who, String::new()),
+        };
         text += &format!(
-            "\n[[choices]]\nwho = \"{who}\"\ndecision = \"{decision}\"\nchoose = \"{option}\"\n"
+            "\n[[choices]]\nwho = \"{who}\"\n{round}decision = \"{decision}\"\nchoose = \"{option}\"\n"
         );
     }
     text
@@ -140,11 +145,16 @@ fn fight(
     choices: &[(&str, &str, &str)],
     dice: &str,
 ) -> String {
-    fight_with_dice(
+    let log = fight_with_dice(
         &format!("rq-audit-{case}"),
         &scenario(top, fighters, choices),
         dice,
-    )
+    );
+    // AUDIT_LOG=1 cargo test ... -- --nocapture NAME: the logs, to read.
+    if std::env::var_os("AUDIT_LOG").is_some() {
+        eprintln!("---- {case}\n{log}");
+    }
+    log
 }
 
 /// Every line of `expected` is in the log.
@@ -517,4 +527,406 @@ fn the_hit_location_table_maps_every_d20_range_as_printed() {
             )],
         );
     }
+}
+
+// ------------------------------------------------------------------ knockback
+
+/// Beorn at SIZ 2, unarmoured unless said, with no reaction.
+fn small_beorn() -> Fighter {
+    beorn().with(
+        "characteristics",
+        "{ STR = 10, CON = 10, SIZ = 2, INT = 10, POW = 10, DEX = 10, CHA = 10 }",
+    )
+}
+
+/// "If the damage at this point exceeds the target's SIZ, the target is knocked backwards
+/// 1 metre by the force of the attack. For every five full points the damage exceeds the
+/// target's SIZ, they are knocked back an additional metre." Against SIZ 2: 2 damage, no
+/// knockback; 6 (4 over), 1 m; 7 (5 over), 2 m.
+#[test]
+fn knockback_is_one_metre_past_siz_and_one_more_for_every_five_full_points() {
+    let cases = [(2, None), (3, Some(1)), (6, Some(1)), (7, Some(2))];
+    for (damage, metres) in cases {
+        // Damage, location 10, then the Acrobatics test (10: he keeps his feet).
+        let log = fight(
+            &format!("knockback-{damage}"),
+            "",
+            &[aelfric(), small_beorn()],
+            &[("Beorn", "reaction", "none")],
+            &format!("5 5 50 {damage} 10 10"),
+        );
+        match metres {
+            Some(m) => has(&log, &[&format!("Beorn is knocked back {m} m")]),
+            None => lacks(&log, &["knocked back"]),
+        }
+    }
+}
+
+/// "Knockback occurs after Reactions have been completed, but before armour points are
+/// deducted from the attack's damage." Beorn (SIZ 2) in chainmail (5 AP) takes 6: he is
+/// knocked back though only 1 point gets through.
+#[test]
+fn knockback_is_judged_on_the_damage_before_armour() {
+    let log = fight(
+        "knockback-armour",
+        "",
+        &[
+            aelfric(),
+            small_beorn().with("armour", "{ all = \"chainmail\" }"),
+        ],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn is knocked back 1 m",
+            "5 AP on the chest: 1 gets through",
+            "Beorn takes 1 to chest",
+        ],
+    );
+}
+
+/// "A character that suffers from Knockback must also succeed at an Acrobatics test or
+/// fall prone." Acrobatics 60: 61 fails and Beorn falls; 60 keeps him up.
+#[test]
+fn a_knocked_back_character_falls_prone_unless_he_passes_acrobatics() {
+    let log = fight(
+        "knockback-prone",
+        "",
+        &[aelfric(), small_beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 61",
+    );
+    has(
+        &log,
+        &["Beorn: acrobatics 60, rolled 61: failure", "Beorn: prone"],
+    );
+    let log = fight(
+        "knockback-standing",
+        "",
+        &[aelfric(), small_beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 60",
+    );
+    has(&log, &["Beorn: acrobatics 60, rolled 60: success"]);
+    lacks(&log, &["Beorn: prone"]);
+}
+
+/// "If a character is knocked back into a wall or other solid object, he must make a Dodge
+/// Skill test or suffer 1D4 damage to a random hit location as they slam into the
+/// obstruction." Beorn has his back to a wall (Dodge 60 - 20 "impeded from freely
+/// dodging"): he fails with 50 and takes the 1D4's 3 in the head (location 20).
+#[test]
+fn knocked_back_into_a_wall_a_failed_dodge_costs_1d4_to_a_random_location() {
+    let log = fight(
+        "knockback-wall",
+        "",
+        &[
+            aelfric(),
+            small_beorn().with("options", "[\"back_to_wall\"]"),
+        ],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 50 20 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn is knocked back 1 m",
+            "Beorn: dodge 40, rolled 50: failure",
+            "humanoid hit location for Beorn: 20 → Head",
+            "1D4 slammed into the wall for Beorn → 3",
+            "Beorn takes 3 to head",
+        ],
+    );
+}
+
+/// "If the character who caused the damage did so as part of a Charge Combat Action, the
+/// distance the target is knocked back is doubled." And Charge: "If the attack is
+/// successful, the character gains a bonus of +1D4 damage." Aelfric charges 6 m: 1D8 3
+/// and 1D4 1 make 4 against SIZ 2: 1 m, doubled.
+#[test]
+fn a_charge_adds_1d4_damage_and_doubles_the_knockback() {
+    let log = fight(
+        "charge",
+        "distance = 6",
+        &[aelfric(), small_beorn().with("engaged", "[]")],
+        &[
+            ("Aelfric", "action", "charge"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 50 3 1 10 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric charges 6 m at Beorn",
+            "1D4 charge for Aelfric → 1",
+            "Beorn takes 4 to chest",
+            "Beorn is knocked back 2 m",
+        ],
+    );
+}
+
+/// "Mounted characters suffering from Knockback can add the SIZ of their mount to their
+/// own if they make a successful Riding Skill test. If this roll is failed, only the
+/// character's own SIZ is used and any Knockback will cause him to be knocked off his
+/// mount." Beorn (SIZ 2) on a SIZ 30 horse takes 6: Riding 50 passes (no knockback);
+/// Riding 61 fails (knocked back and off).
+#[test]
+fn a_rider_adds_his_mounts_siz_on_a_riding_test_or_is_knocked_off() {
+    let rider = || {
+        small_beorn()
+            .with("options", "[\"mounted\"]")
+            .stats(1, "mount_siz = 30")
+    };
+    let log = fight(
+        "knockback-rider-holds",
+        "",
+        &[aelfric(), rider()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 50",
+    );
+    has(&log, &["Beorn: riding 60, rolled 50: success"]);
+    lacks(&log, &["knocked back", "knocked off"]);
+    let log = fight(
+        "knockback-rider-falls",
+        "",
+        &[aelfric(), rider()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: riding 60, rolled 61: failure",
+            "Beorn is knocked back 1 m",
+            "Beorn is knocked off the mount",
+        ],
+    );
+}
+
+// ------------------------------------------------------------------ wounds
+
+/// Beorn with `hp` hit points in every location.
+fn beorn_with(hp: u32) -> Fighter {
+    beorn().with("hit_points", &format!("{{ all = {hp} }}"))
+}
+
+/// "Location's Hit Points reduced to 0: The location has suffered a Minor Wound. ... the
+/// character loses his next Combat Action." Beorn (chest 8) takes 8 and does not act in
+/// the round.
+#[test]
+fn a_location_at_zero_is_a_minor_wound_and_costs_the_next_combat_action() {
+    let log = fight(
+        "minor-wound",
+        "",
+        &[aelfric(), beorn_with(8)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 8 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn takes 8 to chest, 0 HP left there",
+            "Beorn: minor wound to chest",
+            "Beorn loses 1 action",
+        ],
+    );
+    lacks(after(&log, "minor wound"), &["Beorn acts"]);
+}
+
+/// "Location's Hit Points reduced to -1 or more: The location has suffered a Serious
+/// Wound. ... the character loses his next 1D4 Combat Actions." "A limb will be rendered
+/// useless by a Serious Wound" and "One Useless or Missing Arm: A character that has one
+/// arm rendered useless drops anything held in that arm's hand." Beorn (3 Combat
+/// Actions, right arm 5) takes 6 there: -1; the 1D4 rolls 2; he drops his sword.
+#[test]
+fn a_location_below_zero_is_a_serious_wound_costing_1d4_actions_and_an_arm_drops_its_weapon() {
+    let log = fight(
+        "serious-arm",
+        "",
+        &[aelfric(), beorn_with(5).stats(3, "")],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 13 2",
+    );
+    has(
+        &log,
+        &[
+            "Beorn takes 6 to right arm, -1 HP left there",
+            "Beorn: serious wound to right arm",
+            "1D4 Combat Actions lost (Serious Wound) for Beorn → 2",
+            "Beorn loses 2 action",
+            "Beorn: useless limb",
+            "Beorn drops the Longsword",
+        ],
+    );
+}
+
+/// "If a leg is rendered useless, the character drops prone."
+#[test]
+fn a_serious_wound_to_a_leg_drops_the_character_prone() {
+    let log = fight(
+        "serious-leg",
+        "",
+        &[aelfric(), beorn_with(5)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 2 1",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: serious wound to right leg",
+            "Beorn: useless limb",
+            "Beorn: prone",
+        ],
+    );
+}
+
+/// "A character with either the Abdomen, Chest or Head suffering a Serious Wound must
+/// immediately make a Resilience test or fall unconscious. If the character remains
+/// conscious, this test will have to be repeated at the end of every Combat Round".
+/// Beorn (chest 5) takes 6: Resilience 10 now, and again at the round's end (61: he falls
+/// unconscious).
+#[test]
+fn a_serious_wound_to_the_body_asks_resilience_now_and_at_every_round_end() {
+    let log = fight(
+        "serious-chest",
+        "",
+        &[aelfric(), beorn_with(5)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 1 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: serious wound to chest",
+            "Resilience to stay conscious (Serious Wound) for Beorn → 10",
+            "Resilience to stay conscious (chest) for Beorn → 61",
+            "Beorn: unconscious",
+        ],
+    );
+    // A failed first test: unconscious at once.
+    let log = fight(
+        "serious-chest-out",
+        "",
+        &[aelfric(), beorn_with(5)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 10 1 61",
+    );
+    has(
+        &log,
+        &[
+            "Resilience to stay conscious (Serious Wound) for Beorn → 61",
+            "Beorn: unconscious",
+        ],
+    );
+}
+
+/// "Location's Hit Points reduced to a negative score greater than its starting Hit
+/// Points: ... Major Wound." Limbs: "severed or mangled ... The character drops prone and
+/// must immediately make a Resilience test or fall unconscious." Beorn's right leg (3)
+/// takes 7: -4, below -3.
+#[test]
+fn a_major_wound_to_a_limb_severs_it_drops_him_prone_and_asks_resilience() {
+    let log = fight(
+        "major-leg",
+        "",
+        &[aelfric(), beorn_with(3)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 7 1 61",
+    );
+    has(
+        &log,
+        &[
+            "Beorn takes 7 to right leg, -4 HP left there",
+            "Beorn: major wound to right leg",
+            "Beorn: severed limb",
+            "Beorn: prone",
+            "Resilience to stay conscious (Major Wound) for Beorn → 61",
+            "Beorn: unconscious",
+        ],
+    );
+    // Exactly minus the starting hit points (-3) is still a Serious Wound.
+    let log = fight(
+        "major-leg-boundary",
+        "",
+        &[aelfric(), beorn_with(3)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 6 1 1",
+    );
+    has(&log, &["Beorn: serious wound to right leg"]);
+    lacks(&log, &["major wound"]);
+}
+
+/// Abdomen, Chest or Head: "must immediately make a Resilience test or die. If the
+/// character lives, another Resilience test must be made to stay conscious." Beorn's head
+/// (3) takes 7.
+#[test]
+fn a_major_wound_to_the_body_asks_resilience_to_live_then_to_stay_conscious() {
+    let log = fight(
+        "major-head-dies",
+        "",
+        &[aelfric(), beorn_with(3)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 7 20 61",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: major wound to head",
+            "Resilience to live (Major Wound) for Beorn → 61",
+            "Beorn: dead",
+        ],
+    );
+    let log = fight(
+        "major-head-lives",
+        "",
+        &[aelfric(), beorn_with(3)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 7 20 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Resilience to live (Major Wound) for Beorn → 10",
+            "Resilience to stay conscious (Major Wound) for Beorn → 61",
+            "Beorn: unconscious",
+        ],
+    );
+    lacks(&log, &["Beorn: dead"]);
+}
+
+/// "If the location does not recover within a number of Combat Rounds equal to half the
+/// character's CON+POW, the character dies from blood loss, shock and internal injuries."
+/// Beorn (CON 2, POW 2: two rounds) takes a Major Wound to the abdomen in round 1, passes
+/// every Resilience test (both again at the end of round 1), and dies at the end of
+/// round 2.
+#[test]
+fn a_major_wound_to_the_body_kills_after_half_con_plus_pow_rounds() {
+    let log = fight(
+        "bleed-out",
+        "",
+        &[
+            aelfric(),
+            beorn_with(3).with(
+                "characteristics",
+                "{ STR = 10, CON = 2, SIZ = 13, INT = 10, POW = 2, DEX = 10, CHA = 10 }",
+            ),
+        ],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn@1", "action", "defend"),
+            ("Aelfric@2", "action", "defend"),
+            ("Beorn@2", "action", "defend"),
+        ],
+        "5 5 50 8 8 10 10 10 10 5 5",
+    );
+    has(&log, &["Beorn: major wound to abdomen"]);
+    let round_two = after(&log, "Round 2");
+    has(round_two, &["Beorn dies of blood loss and shock"]);
+    lacks(
+        &log[..log.find("Round 2").unwrap()],
+        &["Beorn dies", "Beorn: dead"],
+    );
 }
