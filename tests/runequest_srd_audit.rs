@@ -930,3 +930,444 @@ fn a_major_wound_to_the_body_kills_after_half_con_plus_pow_rounds() {
         &["Beorn dies", "Beorn: dead"],
     );
 }
+
+// ------------------------------------------------------------------ Defend, the tables' effects
+
+/// Beorn, Strike Rank modifier 20: he acts before Aelfric (25 against 15).
+fn quick_beorn() -> Fighter {
+    fighter("Beorn", "b", 10, 20).with("engaged", "[\"Aelfric\"]")
+}
+
+/// "Defend: A character may defend himself, effectively adding +20% to any Dodge Skill
+/// tests or parrying Weapon skill tests he is called upon to make until the beginning of
+/// his next Combat Action." Beorn defends, then parries at 80 and, in another fight,
+/// dodges at 80.
+#[test]
+fn defend_adds_twenty_percent_to_parries_and_dodges() {
+    for (reaction, skill) in [("parry", "one handed sword"), ("dodge", "dodge")] {
+        let log = fight(
+            &format!("defend-{reaction}"),
+            "",
+            &[aelfric(), quick_beorn()],
+            &[
+                ("Beorn", "action", "defend"),
+                ("Beorn", "reaction", reaction),
+            ],
+            "5 5 50 75 50",
+        );
+        has(&log, &[&format!("Beorn: {skill} 80, rolled 75: success")]);
+    }
+}
+
+/// "Overextended: This imposes a -20% penalty on the next Reaction the attacking character
+/// takes." Beorn dodges Aelfric's attack with a critical against Aelfric's failure
+/// ("Attack fails; attacker Overextended"); Beorn's attack is then parried by Aelfric at
+/// 40.
+#[test]
+fn an_overextended_attacker_reacts_at_minus_twenty() {
+    let log = fight(
+        "overextended",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Beorn", "reaction", "dodge"),
+            ("Aelfric", "reaction", "parry"),
+        ],
+        "5 5 50 3 90 50 45",
+    );
+    has(
+        &log,
+        &[
+            "dodge table: misses overextended",
+            "Aelfric: overextended",
+            "Aelfric: one handed sword 40, rolled 45: failure",
+        ],
+    );
+}
+
+/// "A Riposte is a free attack against the attacker. In order to make the free Riposte
+/// attack, the defender must have an available Reaction to spend." Beorn (one Combat
+/// Action, so one Reaction) spends it on the critical parry: no riposte.
+#[test]
+fn a_riposte_needs_a_reaction_left() {
+    let log = fight(
+        "riposte-no-reaction",
+        "",
+        &[aelfric(), beorn()],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 50 3 90",
+    );
+    has(
+        &log,
+        &[
+            "Beorn reacts: parry (0 Reactions left)",
+            "parry table: misses riposte",
+            "the attack fails",
+        ],
+    );
+    lacks(&log, &["makes a free attack", "(riposte)"]);
+}
+
+/// "A character forced to Give Ground immediately retreats his Movement directly away from
+/// the attacker. The attacker has the option of either immediately following up and
+/// remaining adjacent to the defender, or remaining where he is. Neither the movement of
+/// the defender or the attacker cost any Combat Actions or Reactions". Beorn (Movement 6)
+/// dodges with a success against a success: he gives ground 6 m, Aelfric stays, and
+/// Beorn still has his Combat Action.
+#[test]
+fn giving_ground_retreats_the_defenders_movement_and_costs_no_action() {
+    let log = fight(
+        "give-ground",
+        "",
+        &[aelfric(), beorn().stats(1, "movement = 6")],
+        &[
+            ("Beorn", "reaction", "dodge"),
+            ("Aelfric", "follow_up", "stay"),
+        ],
+        "5 5 50 30 50 10",
+    );
+    has(
+        &log,
+        &[
+            "dodge table: minimum_damage give_ground",
+            "Beorn gives ground 6 m",
+            "Beorn and Aelfric are 6 apart",
+            "Beorn acts (1 action left)",
+        ],
+    );
+}
+
+// ------------------------------------------------------------------ impaling
+
+/// Aelfric with a dagger (1D4+1, impaling).
+fn stabber() -> Fighter {
+    aelfric().with("weapons", "[\"dagger\"]")
+}
+
+/// "A character that scores a critical hit with an impaling weapon causes maximum damage
+/// as normal." "Yanking the weapon free requires a brute force Athletics test. If
+/// successful, the character automatically causes normal (not maximised) damage for the
+/// weapon once more, to the same location as the original strike, and has also regained
+/// their weapon". The dagger's maximum 5, then its rolled 3 (the die's 2 + 1), both to
+/// the chest.
+#[test]
+fn a_successful_yank_does_the_weapons_damage_again_to_the_same_location() {
+    let log = fight(
+        "yank",
+        "",
+        &[stabber(), beorn()],
+        &[("Beorn", "reaction", "none"), ("Aelfric", "impale", "yank")],
+        "5 5 3 10 10 2",
+    );
+    has(
+        &log,
+        &[
+            "Beorn takes 5 to chest, 15 HP left there",
+            "Aelfric: athletics 60, rolled 10: success",
+            "the weapon torn free for Aelfric → 3",
+            "Beorn takes 3 to chest, 12 HP left there",
+        ],
+    );
+    lacks(&log, &["stays in"]);
+}
+
+/// "If the brute force Athletics test fails, 1D4 damage is inflicted upon the impaled
+/// enemy's stricken location and the weapon remains stuck."
+#[test]
+fn a_failed_yank_does_1d4_and_the_weapon_stays_stuck() {
+    let log = fight(
+        "yank-fails",
+        "",
+        &[stabber(), beorn()],
+        &[("Beorn", "reaction", "none"), ("Aelfric", "impale", "yank")],
+        "5 5 3 10 61 2",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: athletics 60, rolled 61: failure",
+            "1D4 the weapon stays stuck for Aelfric → 2",
+            "Beorn takes 2 to chest, 13 HP left there",
+            "the Dagger stays in Beorn's chest",
+        ],
+    );
+}
+
+/// "Impaled enemies suffer from a -20% penalty to all skill tests, including Weapon
+/// skills". Aelfric leaves the dagger in; Beorn attacks at 40.
+#[test]
+fn an_impaled_character_tests_everything_at_minus_twenty() {
+    let log = fight(
+        "impaled",
+        "",
+        &[stabber(), beorn()],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Aelfric", "impale", "leave"),
+            ("Beorn", "action", "attack"),
+        ],
+        "5 5 3 10 45",
+    );
+    has(
+        &log,
+        &[
+            "the Dagger stays in Beorn's chest",
+            "Beorn: one handed sword 40, rolled 45: failure",
+        ],
+    );
+}
+
+/// "The impaled creature may also spend a Combat Action to yank the impaling weapon free
+/// themselves". Beorn pulls the dagger out with Athletics (60 - 20 impaled).
+#[test]
+fn the_impaled_character_may_spend_a_combat_action_to_pull_the_weapon_out() {
+    let log = fight(
+        "yank-out",
+        "",
+        &[stabber(), beorn()],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Aelfric", "impale", "leave"),
+            ("Beorn", "action", "yank_out"),
+        ],
+        "5 5 3 10 30 2",
+    );
+    has(
+        &log,
+        &[
+            "Beorn chooses action: yank out",
+            "Beorn: athletics 40, rolled 30: success",
+            "the Dagger comes out of the chest",
+        ],
+    );
+}
+
+// ------------------------------------------------------------------ precise attacks
+
+/// "Location Strike: ... If successful, this strike automatically hits the desired
+/// location, instead of using the normal Hit Location table." "All precise attacks are
+/// very difficult; the character's Weapons Skill suffers a -40% penalty." Aelfric (60)
+/// strikes at 20 for the head: no location is rolled.
+#[test]
+fn a_location_strike_is_at_minus_forty_and_hits_the_chosen_location() {
+    let log = fight(
+        "location-strike",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "location_strike"),
+            ("Aelfric", "location", "head"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 15 3",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 20, rolled 15: success",
+            "Beorn takes 3 to head",
+        ],
+    );
+    lacks(&log, &["humanoid hit location"]);
+}
+
+/// "Bypass Armour: ... the character can determine it normally but if successful in his
+/// attack, will ignore all AP of the location he hits." Beorn in chainmail takes the whole
+/// 6.
+#[test]
+fn a_bypass_armour_attack_ignores_the_locations_armour() {
+    let log = fight(
+        "bypass-armour",
+        "",
+        &[aelfric(), beorn().with("armour", "{ all = \"chainmail\" }")],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "bypass_armour"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 15 6 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 20, rolled 15: success",
+            "Beorn takes 6 to chest, 14 HP left there",
+        ],
+    );
+    lacks(&log, &["AP on the chest"]);
+}
+
+/// "Disarm: ... If the attack successfully strikes the opponent, no damage is caused and
+/// instead an opposed Weapon skill is made. ... Should the attacker succeed, his
+/// opponent's weapon flies 1D6-1 metres". Aelfric's 50 against Beorn's failed 70; the
+/// 1D6 shows 4: 3 m.
+#[test]
+fn a_disarm_does_no_damage_and_on_an_opposed_win_the_weapon_flies_1d6_minus_1_metres() {
+    let log = fight(
+        "disarm",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "disarm"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 15 50 70 4",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 50: success",
+            "Beorn: one handed sword 60, rolled 70: failure",
+            "Aelfric wins the disarm",
+            "the Longsword flies 3 m",
+        ],
+    );
+    lacks(&log, &["Beorn takes"]);
+}
+
+/// "If either combatant is using a weapon in two hands, they gain a +20% bonus to this
+/// test." Beorn's greatsword (two-handed sword 60) resists at 80.
+#[test]
+fn a_two_handed_weapon_resists_a_disarm_at_plus_twenty() {
+    let log = fight(
+        "disarm-two-handed",
+        "",
+        &[
+            aelfric(),
+            beorn()
+                .with("weapons", "[\"greatsword\"]")
+                .skills("two_handed_sword = 60"),
+        ],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "disarm"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 15 50 75",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 50: success",
+            "Beorn: two handed sword 80, rolled 75: success",
+            "Beorn wins the disarm",
+        ],
+    );
+}
+
+/// "Strike Weapon / Shield: ... any damage is dealt directly to the opponent's weapon,
+/// using the rules for attacking inanimate objects." Beorn's longsword (4 AP, 12 HP)
+/// takes 8: 4 gets through, 8 HP left; Beorn takes nothing.
+#[test]
+fn striking_a_weapon_damages_the_weapon_through_its_armour_points() {
+    let log = fight(
+        "strike-weapon",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "strike_weapon"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 15 8",
+    );
+    has(&log, &["the Longsword takes 4 damage: 8 HP left"]);
+    lacks(&log, &["Beorn takes"]);
+}
+
+// ------------------------------------------------------------------ flurry, two weapons
+
+/// "Flurry: A character may use all of his remaining Combat Actions at once ... Each blow
+/// struck in a flurry is at -20% to Weapon skill." Aelfric (3 Combat Actions) strikes
+/// three blows at 40 and has no action left in the round.
+#[test]
+fn a_flurry_spends_every_combat_action_at_once_each_blow_at_minus_twenty() {
+    let log = fight(
+        "flurry",
+        "",
+        &[aelfric().stats(3, ""), beorn()],
+        &[
+            ("Aelfric", "action", "flurry"),
+            ("Beorn", "action", "defend"),
+        ],
+        "5 5 50 50 50 5 5",
+    );
+    has(&log, &["Aelfric unleashes a flurry of 3 blows"]);
+    let round = &log[..log.find("Round 2").expect("a second round")];
+    assert_eq!(
+        round
+            .matches("Aelfric: one handed sword 40, rolled 50: failure")
+            .count(),
+        3,
+        "{log}"
+    );
+    lacks(round, &["Aelfric acts (2 actions left)"]);
+}
+
+/// Two Weapon Use: "Parry one additional attack per Combat Round (over and above the normal
+/// Reaction allowance)". Beorn (one Combat Action, a longsword and a target shield)
+/// parries both of Aelfric's attacks.
+#[test]
+fn the_off_hand_item_may_parry_one_more_attack_a_round() {
+    let log = fight(
+        "extra-parry",
+        "",
+        &[
+            aelfric().stats(2, ""),
+            beorn().with("weapons", "[\"longsword\", \"target\"]"),
+        ],
+        &[
+            ("Beorn", "off_hand", "extra_parry"),
+            ("Beorn", "action", "defend"),
+        ],
+        "5 5 50 90 90 3 10 50 90 90 3 10",
+    );
+    assert_eq!(log.matches("Beorn reacts: parry").count(), 2, "{log}");
+}
+
+/// Two Weapon Use: "Gain a single bonus Close Combat Attack action. This bonus attack may
+/// not be a precise attack and suffers a -20% penalty to the relevant Weapon or Shield
+/// Skill." Aelfric (longsword and dagger) follows his attack with the dagger at 40.
+#[test]
+fn the_off_hand_bonus_attack_is_at_minus_twenty() {
+    let log = fight(
+        "bonus-attack",
+        "",
+        &[
+            aelfric().with("weapons", "[\"longsword\", \"dagger\"]"),
+            beorn(),
+        ],
+        &[
+            ("Aelfric", "off_hand", "bonus_attack"),
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 50 3 10 45",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 50: success",
+            "Aelfric: dagger 40, rolled 45: failure",
+        ],
+    );
+}
+
+/// "Natural weapons ... may parry other natural weapons or unarmed attacks, but not
+/// crafted weapon attacks." Beorn with claws is offered no parry against the longsword.
+#[test]
+fn a_natural_weapon_cannot_parry_a_crafted_weapon() {
+    let log = fight(
+        "natural-parry",
+        "",
+        &[
+            aelfric(),
+            beorn().with("weapons", "[\"claw\"]").skills("claw = 60"),
+        ],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 10",
+    );
+    has(&log, &["Beorn chooses reaction: none (of dodge, none;"]);
+}
