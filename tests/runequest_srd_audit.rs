@@ -1371,3 +1371,606 @@ fn a_natural_weapon_cannot_parry_a_crafted_weapon() {
     );
     has(&log, &["Beorn chooses reaction: none (of dodge, none;"]);
 }
+
+// ------------------------------------------------------------------ situational modifiers
+
+/// Close Combat Situational Modifiers: "Target prone or attacked from behind +20%" and
+/// "Attacking or defending while prone -30%". Beorn lies prone: Aelfric attacks at 80,
+/// Beorn parries at 30.
+#[test]
+fn a_prone_target_is_attacked_at_plus_twenty_and_defends_at_minus_thirty() {
+    let log = fight(
+        "prone-target",
+        "",
+        &[aelfric(), beorn().with("conditions", "[\"prone\"]")],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 75 35 50",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 80, rolled 75: success",
+            "Beorn: one handed sword 30, rolled 35: failure",
+        ],
+    );
+}
+
+/// "These modifiers are cumulative": unstable ground (-20%), partial darkness (-20%) and
+/// an obstructed weapon arm (-10%) take Aelfric's 60 to 10.
+#[test]
+fn close_combat_situational_modifiers_are_cumulative() {
+    let log = fight(
+        "cumulative",
+        "",
+        &[
+            aelfric().with(
+                "modifiers",
+                "[\"unstable_ground\", \"partial_darkness\", \"weapon_arm_obstructed\"]",
+            ),
+            beorn(),
+        ],
+        &[("Aelfric", "action", "attack")],
+        "5 5 11",
+    );
+    has(&log, &["Aelfric: one handed sword 10, rolled 11: failure"]);
+}
+
+/// "Target is helpless: Automatic Critical Hit". No attack roll; the longsword's maximum.
+#[test]
+fn an_attack_on_a_helpless_target_is_an_automatic_critical_hit() {
+    let log = fight(
+        "helpless",
+        "",
+        &[aelfric(), beorn().with("conditions", "[\"helpless\"]")],
+        &[("Aelfric", "action", "attack")],
+        "5 5 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn is helpless: an automatic critical hit",
+            "critical damage: 8",
+            "Beorn takes 8 to chest",
+        ],
+    );
+    lacks(&log, &["attack with Longsword for Aelfric", "Beorn reacts"]);
+}
+
+// ------------------------------------------------------------------ mounted combat
+
+fn rider(fighter: Fighter, riding: u32) -> Fighter {
+    fighter
+        .with("options", "[\"mounted\"]")
+        .skills(&format!("riding = {riding}"))
+}
+
+/// "A mounted adventurer can use no weapon at a Skill level greater than his Riding skill
+/// score." Aelfric (sword 60, Riding 30) against a foe as tall as a rider: 30.
+#[test]
+fn a_rider_uses_no_weapon_above_his_riding_skill() {
+    let log = fight(
+        "riding-cap",
+        "",
+        &[
+            rider(aelfric(), 30),
+            beorn().with("options", "[\"as_tall_as_a_rider\"]"),
+        ],
+        &[("Aelfric", "action", "attack")],
+        "5 5 31",
+    );
+    has(&log, &["Aelfric: one handed sword 30, rolled 31: failure"]);
+}
+
+/// "A mounted warrior has a +20% bonus to his attacks and parries against adjacent
+/// opponents on foot; a character on foot defending against a mounted attacker suffers a
+/// -20% penalty to his Reaction skill." Aelfric (Riding 60) attacks at 80; Beorn parries
+/// at 40. "These modifiers do not apply if the target on foot is as tall as the mounted
+/// character": then 60 and 60.
+#[test]
+fn a_rider_has_plus_twenty_against_a_man_on_foot_who_reacts_at_minus_twenty() {
+    let log = fight(
+        "mounted-bonus",
+        "",
+        &[rider(aelfric(), 60), beorn()],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 75 45 50",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 80, rolled 75: success",
+            "Beorn: one handed sword 40, rolled 45: failure",
+        ],
+    );
+    let log = fight(
+        "mounted-bonus-tall",
+        "",
+        &[
+            rider(aelfric(), 60),
+            beorn().with("options", "[\"as_tall_as_a_rider\"]"),
+        ],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 55 45 50",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 55: success",
+            "Beorn: one handed sword 60, rolled 45: success",
+        ],
+    );
+}
+
+/// Dodge: "A mounted character suffers a -30% penalty to his Dodge Skill." Beorn on
+/// horseback dodges Aelfric on foot at 60 - 30 + 20 (the Close Combat table's "Attacking
+/// or defending while on higher ground or on mount +20%"): 50.
+#[test]
+fn a_mounted_character_dodges_at_minus_thirty() {
+    let log = fight(
+        "mounted-dodge",
+        "",
+        &[aelfric(), rider(beorn(), 60)],
+        &[("Beorn", "reaction", "dodge")],
+        "5 5 50 55 50",
+    );
+    has(&log, &["Beorn: dodge 50, rolled 55: failure"]);
+}
+
+/// "Unless a mounted combatant is using a weapon dependent on the Spear skill, re-roll the
+/// location for all Leg hits by mounted attackers against opponents on foot." Aelfric's
+/// sword rolls 2 (right leg), then 10 (chest); with a lance (Spear, 1D10+2) the leg
+/// stands.
+#[test]
+fn a_rider_rerolls_leg_hits_on_a_man_on_foot_unless_with_a_spear() {
+    let log = fight(
+        "mounted-legs",
+        "",
+        &[rider(aelfric(), 60), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 2 10",
+    );
+    has(
+        &log,
+        &[
+            "a rider cannot reach the legs: the location is rolled again",
+            "Beorn takes 3 to chest",
+        ],
+    );
+    let log = fight(
+        "mounted-legs-lance",
+        "",
+        &[rider(aelfric().with("weapons", "[\"lance\"]"), 60), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 2",
+    );
+    has(&log, &["Beorn takes 5 to right leg"]);
+    lacks(&log, &["rolled again"]);
+}
+
+/// "Unless a footsoldier is using a weapon dependent on the Spear, Polearm or a 2H Weapon
+/// skill, re-roll the location for all Head hits by footsoldiers against mounted
+/// combatants." Aelfric on foot rolls 20 (head) against the rider Beorn, then 10.
+#[test]
+fn a_man_on_foot_rerolls_head_hits_on_a_rider() {
+    let log = fight(
+        "mounted-head",
+        "",
+        &[aelfric(), rider(beorn(), 60)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 20 10",
+    );
+    has(
+        &log,
+        &[
+            "a man on foot cannot reach the rider's head: the location is rolled again",
+            "Beorn takes 3 to chest",
+        ],
+    );
+}
+
+/// "A mounted warrior is prohibited from using weapons dependent on a 2H Weapon skill,
+/// Polearm or Staff while mounted." Aelfric on horseback with a greatsword is offered no
+/// attack.
+#[test]
+fn a_rider_cannot_attack_with_a_two_handed_weapon() {
+    let log = fight(
+        "mounted-two-handed",
+        "",
+        &[
+            rider(aelfric().with("weapons", "[\"greatsword\"]"), 60)
+                .skills("two_handed_sword = 60"),
+            beorn(),
+        ],
+        &[("Aelfric", "action", "defend")],
+        "5 5",
+    );
+    let line = after(&log, "Aelfric chooses action:")
+        .lines()
+        .next()
+        .unwrap();
+    assert!(!line.contains("attack"), "{log}");
+}
+
+/// Untrained Mounts: "The rider of a mount unused to combat must make a Riding Skill test
+/// at the start of each Combat Round. Failing this test will cause the horse to
+/// automatically use the Flee Combat Action". "A mounted character uses his mount's
+/// Movement score when moving rather than his own": the horse bolts its 10 m.
+#[test]
+fn an_untrained_mount_flees_with_its_rider_on_a_failed_riding_test() {
+    let log = fight(
+        "untrained-mount",
+        "",
+        &[
+            rider(aelfric(), 60)
+                .with("options", "[\"mounted\", \"untrained_mount\"]")
+                .stats(1, "mount_movement = 10"),
+            beorn(),
+        ],
+        &[],
+        "61 5 5",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: riding 60, rolled 61: failure",
+            "Aelfric's mount bolts 10 m away",
+        ],
+    );
+}
+
+// ------------------------------------------------------------------ missiles
+
+/// Aelfric with a short bow (1D8, Range 60 m), Beorn `metres` away.
+fn archer_duel(
+    case: &str,
+    metres: u32,
+    archer: Fighter,
+    choices: &[(&str, &str, &str)],
+    dice: &str,
+) -> String {
+    fight(
+        case,
+        &format!("distance = {metres}"),
+        &[
+            archer.with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0),
+        ],
+        choices,
+        dice,
+    )
+}
+
+/// "A target within double the weapon's Range may be attacked, but the attacker's
+/// effective Weapon skill is halved". "The target may attempt to dodge the attack, but may
+/// not normally parry it." At 100 m (Range 60) the bow's 60 is 30; Beorn may dodge only.
+#[test]
+fn a_missile_within_double_range_is_at_half_skill_and_can_be_dodged_not_parried() {
+    let log = archer_duel(
+        "long-range",
+        100,
+        aelfric(),
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 25 3 10",
+    );
+    has(
+        &log,
+        &[
+            "beyond the 60 m Range: skill halved",
+            "Aelfric: bow 30, rolled 25: success",
+            "Beorn chooses reaction: none (of dodge, none;",
+        ],
+    );
+}
+
+/// "Attacks against targets beyond the weapon's Range automatically fail": at 130 m no
+/// ranged attack is offered.
+#[test]
+fn a_target_beyond_double_range_cannot_be_shot() {
+    let log = archer_duel(
+        "out-of-range",
+        130,
+        aelfric(),
+        &[("Aelfric", "action", "defend")],
+        "5 5",
+    );
+    let line = after(&log, "Aelfric chooses action:")
+        .lines()
+        .next()
+        .unwrap();
+    assert!(!line.contains("ranged attack"), "{log}");
+}
+
+/// "Every Combat Action spent aiming adds a +10% bonus ... A maximum of three Combat
+/// Actions may be spent aiming, for a +30% bonus." Aelfric (4 Combat Actions) aims three
+/// times, then shoots at 90.
+#[test]
+fn aiming_adds_ten_percent_a_combat_action_up_to_three() {
+    let log = archer_duel(
+        "aim",
+        30,
+        aelfric().stats(4, ""),
+        &[
+            ("Aelfric", "action", "aim"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "aim"),
+            ("Aelfric", "action", "aim"),
+            ("Aelfric", "action", "ranged_attack"),
+        ],
+        "5 5 85",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric aims at Beorn (3 Combat Actions)",
+            "Aelfric: bow 90, rolled 85: success",
+        ],
+    );
+    let fourth = after(&log, "Aelfric acts (1 action left)");
+    let line = after(fourth, "Aelfric chooses action:")
+        .lines()
+        .next()
+        .unwrap();
+    assert!(!line.contains("aim"), "{log}");
+}
+
+/// "Modifiers within these sections are not cumulative. However, modifiers from different
+/// sections are cumulative." Strong wind (-10%) and high wind (-20%) count -20%; with the
+/// target obscured by mist (-20%): 60 - 40 = 20.
+#[test]
+fn ranged_modifiers_count_the_worst_of_each_section_and_add_the_sections() {
+    let log = archer_duel(
+        "ranged-sections",
+        30,
+        aelfric().with(
+            "modifiers",
+            "[\"strong_wind\", \"high_wind\", \"target_obscured\"]",
+        ),
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 21",
+    );
+    has(&log, &["Aelfric: bow 20, rolled 21: failure"]);
+}
+
+/// "Hurricane: Attack automatically fails"; "Bows and other projectile weapons will
+/// automatically miss if fired underwater." No attack roll in either case.
+#[test]
+fn a_shot_in_a_hurricane_or_a_bow_under_water_fails_automatically() {
+    for modifier in ["hurricane", "attacker_underwater"] {
+        let log = archer_duel(
+            &format!("auto-fail-{modifier}"),
+            30,
+            aelfric().with("modifiers", &format!("[\"{modifier}\"]")),
+            &[("Aelfric", "action", "ranged_attack")],
+            "5 5",
+        );
+        has(&log, &["the shot fails automatically"]);
+        lacks(&log, &["shoot the Short Bow"]);
+    }
+}
+
+/// Free attacks: "If the enemy makes a ranged attack. If the free attack causes damage,
+/// the ranged attack fails." Beorn, adjacent, cuts Aelfric as he shoots.
+#[test]
+fn a_free_attack_that_damages_a_shooter_spoils_the_shot() {
+    let log = fight(
+        "free-attack-shot",
+        "",
+        &[aelfric().with("weapons", "[\"short_bow\"]"), beorn()],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "free_attack", "attack"),
+            ("Aelfric", "reaction", "none"),
+        ],
+        "5 5 50 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn makes a free attack on Aelfric (a ranged attack)",
+            "Aelfric takes 3 to chest",
+            "Aelfric's ranged attack fails",
+        ],
+    );
+    lacks(&log, &["shoot the Short Bow"]);
+}
+
+// ------------------------------------------------------------------ dive
+
+/// Dive: "To dive for cover against an area attack, a character must succeed in a Dodge
+/// Skill test. If successful, he will halve the damage dealt by the attack. A critical
+/// success avoids all damage dealt by the attack. Any character that attempts a dive,
+/// whether successful or not, becomes prone." A flask of burning oil (1D6) rolls 6.
+#[test]
+fn a_dive_halves_an_area_attacks_damage_a_critical_avoids_it_and_the_diver_falls_prone() {
+    let thrower = || aelfric().with("weapons", "[\"burning_oil_flask\"]");
+    let log = fight(
+        "dive",
+        "distance = 5",
+        &[thrower(), fighter("Beorn", "b", 10, 0)],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "dive"),
+        ],
+        "5 5 50 6 30 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: dodge 60, rolled 30: success",
+            "Beorn: prone",
+            "the dive halves the damage: 3",
+            "Beorn takes 3 to chest",
+        ],
+    );
+    let log = fight(
+        "dive-critical",
+        "distance = 5",
+        &[thrower(), fighter("Beorn", "b", 10, 0)],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "dive"),
+        ],
+        "5 5 50 6 3",
+    );
+    has(&log, &["Beorn avoids all of it", "Beorn: prone"]);
+    lacks(&log, &["Beorn takes"]);
+}
+
+// ------------------------------------------------------------------ grappling
+
+/// Every cell of the Grapple table: "Grapple Fails", "Grapple Succeeds", "Grapple
+/// Succeeds; Attacker may Immediately make Immobilise or Throw attempt", "Grapple Fails;
+/// Defender may Riposte". Aelfric's grapple attack hits (50 against Unarmed 60); Beorn
+/// resists with Dodge, then Aelfric rolls Unarmed.
+#[test]
+fn every_cell_of_the_grapple_table_does_what_it_prints() {
+    let roll = |level: &str| match level {
+        "critical" => 3,
+        "success" => 50,
+        _ => 90,
+    };
+    let cells = [
+        ("failure", "failure", "fails"),
+        ("failure", "success", "fails"),
+        ("failure", "critical", "riposte"),
+        ("success", "failure", "holds"),
+        ("success", "success", "fails"),
+        ("success", "critical", "riposte"),
+        ("critical", "failure", "follow_up"),
+        ("critical", "success", "holds"),
+        ("critical", "critical", "riposte"),
+    ];
+    for (attacker, defender, result) in cells {
+        let mut choices = vec![
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+        ];
+        if result == "follow_up" {
+            choices.push(("Aelfric", "grapple_follow_up", "none"));
+        }
+        if result == "riposte" {
+            choices.push(("Beorn", "free_attack", "attack"));
+        }
+        let log = fight(
+            &format!("grapple-{attacker}-{defender}"),
+            "",
+            &[aelfric(), beorn()],
+            &choices,
+            &format!("5 5 50 {} {}", roll(defender), roll(attacker)),
+        );
+        match result {
+            "fails" => {
+                has(&log, &["the grapple fails"]);
+                lacks(&log, &["riposte", "are grappling"]);
+            }
+            "riposte" => has(
+                &log,
+                &[
+                    "the grapple fails",
+                    "Beorn makes a free attack on Aelfric (riposte)",
+                ],
+            ),
+            "holds" => {
+                has(&log, &["Aelfric and Beorn are grappling"]);
+                lacks(&log, &["grapple follow up"]);
+            }
+            _ => has(
+                &log,
+                &[
+                    "Aelfric and Beorn are grappling",
+                    "Aelfric chooses grapple follow up: none",
+                ],
+            ),
+        }
+    }
+}
+
+/// "A grappling combatant is restricted to the following special Combat Actions: Break
+/// Free, Immobilise, Inflict Pain, Throw". "Immobilise: ... this test suffers a penalty
+/// equal to the opponent's DEX+STR" and "While immobilised, enemies are considered
+/// helpless". Aelfric's critical grapple lets him immobilise at once: Unarmed 60 - 20.
+#[test]
+fn immobilise_is_tested_at_minus_dex_plus_str_and_leaves_the_foe_helpless() {
+    let log = fight(
+        "immobilise",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+            ("Aelfric", "grapple_follow_up", "immobilise"),
+        ],
+        "5 5 50 90 3 35",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: unarmed 40, rolled 35: success",
+            "Beorn is immobilised",
+            "Beorn: helpless",
+        ],
+    );
+}
+
+/// "Throw: ... this test suffers a penalty equal to the opponent's DEX+SIZ. If this skill
+/// test succeeds, the opponent is thrown 2 metres and suffers 1D6 damage, applied to a
+/// random location. The grapple ends in this case." Unarmed 60 - 23.
+#[test]
+fn a_throw_is_tested_at_minus_dex_plus_siz_and_throws_two_metres_for_1d6() {
+    let log = fight(
+        "throw",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+            ("Aelfric", "grapple_follow_up", "throw"),
+        ],
+        "5 5 50 90 3 35 4 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: unarmed 37, rolled 35: success",
+            "Beorn is thrown 2 m",
+            "1D6 thrown for Aelfric → 4",
+            "Beorn takes 4 to chest",
+            "Aelfric and Beorn are 2 apart",
+        ],
+    );
+}
+
+/// "Inflict Pain: It takes a successful Unarmed Skill test to inflict pain - this test
+/// suffers a penalty equal to the opponent's DEX+CON. If this skill test succeeds, the
+/// damage is 1D6 + damage modifiers and applies to a random location." And Beorn, held,
+/// may only Break Free, Immobilise, Inflict Pain or Throw: his Break Free (a failure
+/// against Aelfric's success: "grapple succeeds") leaves him held.
+#[test]
+fn inflict_pain_is_tested_at_minus_dex_plus_con_for_1d6_plus_the_damage_modifier() {
+    let log = fight(
+        "inflict-pain",
+        "",
+        &[aelfric().stats(2, "damage_modifier = \"+1D2\""), beorn()],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+            ("Beorn", "action", "break_free"),
+            ("Aelfric", "action", "inflict_pain"),
+        ],
+        "5 5 50 90 50 90 50 35 4 1 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric and Beorn are grappling",
+            "Beorn chooses action: break free (of break free, immobilise, inflict pain, throw;",
+            "Aelfric: unarmed 40, rolled 35: success",
+            "1D6 inflict pain for Aelfric → 4",
+            "Beorn takes 5 to chest",
+        ],
+    );
+    lacks(&log, &["Beorn breaks free"]);
+}
