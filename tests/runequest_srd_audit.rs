@@ -1974,3 +1974,356 @@ fn inflict_pain_is_tested_at_minus_dex_plus_con_for_1d6_plus_the_damage_modifier
     );
     lacks(&log, &["Beorn breaks free"]);
 }
+
+// ------------------------------------------------------------------ movement and free attacks
+
+/// Cynric, Beorn's ally, 10 m from everyone.
+fn cynric() -> Fighter {
+    fighter("Cynric", "b", 10, 0)
+}
+
+/// "Sprint: Any adjacent enemy may make a Reaction free attack in response to this action
+/// and gains a +20% bonus for the attack. The character may move a distance up to twice
+/// his Movement score." And: "If the free attack causes damage, the enemy's Movement for
+/// that particular move is halved." Aelfric (Movement 4) sprints away from Beorn towards
+/// Cynric; Beorn's free attack at 80 cuts him: 4 m instead of 8.
+#[test]
+fn a_sprint_draws_free_attacks_at_plus_twenty_and_damage_halves_the_move() {
+    let log = fight(
+        "sprint",
+        "distance = 10",
+        &[aelfric(), beorn(), cynric()],
+        &[
+            ("Aelfric", "action", "sprint"),
+            ("Beorn", "free_attack", "attack"),
+            ("Aelfric", "reaction", "none"),
+        ],
+        "5 5 5 75 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn makes a free attack on Aelfric (sprint)",
+            "Beorn: one handed sword 80, rolled 75: success",
+            "Aelfric takes 3 to chest",
+            "Aelfric sprints 4 m towards Cynric",
+        ],
+    );
+}
+
+/// "Fighting Retreat: He may move up to half his Movement directly away from an enemy he
+/// is fighting" — and moving away with it draws no free attack from that enemy ("If the
+/// enemy moves away from the character without using the Fighting Retreat Combat
+/// Action").
+#[test]
+fn a_fighting_retreat_moves_half_the_movement_with_no_free_attack() {
+    let log = fight(
+        "fighting-retreat",
+        "",
+        &[aelfric(), beorn()],
+        &[("Aelfric", "action", "fighting_retreat")],
+        "5 5",
+    );
+    has(&log, &["Aelfric retreats 2 m from Beorn"]);
+    lacks(&log[..log.find("Beorn acts").unwrap()], &["free attack"]);
+}
+
+/// "If the enemy moves adjacent to the character without using the Charge Combat Action":
+/// a free attack. Aelfric walks the 4 m to Beorn.
+#[test]
+fn moving_adjacent_without_charging_draws_a_free_attack() {
+    let log = fight(
+        "move-adjacent",
+        "distance = 4",
+        &[aelfric(), fighter("Beorn", "b", 10, 0)],
+        &[
+            ("Aelfric", "action", "move"),
+            ("Beorn", "free_attack", "attack"),
+        ],
+        "5 5",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric moves 4 m towards Beorn",
+            "Beorn makes a free attack on Aelfric (moving adjacent)",
+        ],
+    );
+}
+
+/// "Charge: If a character can move a minimum of five metres, he can make a charge. He may
+/// move a distance up to twice his Movement." At 4 m and at 9 m (Movement 4) no charge is
+/// offered; at 8 m it is.
+#[test]
+fn a_charge_needs_five_metres_and_reaches_twice_the_movement() {
+    for (metres, offered) in [(4, false), (5, true), (8, true), (9, false)] {
+        let log = fight(
+            &format!("charge-range-{metres}"),
+            &format!("distance = {metres}"),
+            &[aelfric(), fighter("Beorn", "b", 10, 0)],
+            &[("Aelfric", "action", "defend")],
+            "5 5",
+        );
+        let line = after(&log, "Aelfric chooses action:")
+            .lines()
+            .next()
+            .unwrap();
+        assert_eq!(line.contains("charge"), offered, "{metres} m: {log}");
+    }
+}
+
+/// "If the enemy stands from prone. If the free attack causes damage, the enemy must make
+/// an Athletics test or remain prone." Aelfric knocks Beorn (SIZ 2) back and down
+/// (Acrobatics 61); Beorn gets up beside Cynric (Aelfric's ally), whose free attack hurts
+/// him; Athletics 61 fails.
+#[test]
+fn standing_up_under_a_damaging_free_attack_needs_athletics() {
+    let log = fight(
+        "stand-up",
+        "",
+        &[
+            aelfric(),
+            small_beorn(),
+            fighter("Cynric", "a", 8, 0).with("engaged", "[\"Beorn\"]"),
+        ],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "action", "change_stance"),
+            ("Beorn", "stance", "standing"),
+            ("Cynric", "free_attack", "attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 5 50 6 10 61 50 3 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: prone",
+            "Cynric makes a free attack on Beorn (changing stance)",
+            "Cynric: one handed sword 80, rolled 50: success",
+            "Beorn takes 3 to chest",
+            "Beorn: athletics 60, rolled 61: failure",
+            "Beorn stays down",
+        ],
+    );
+}
+
+/// "If the enemy casts a spell. If the free attack causes damage, the caster must make a
+/// Persistence test or the spell fails."
+#[test]
+fn a_caster_hurt_by_a_free_attack_needs_persistence_or_the_spell_fails() {
+    let log = fight(
+        "spell",
+        "",
+        &[aelfric(), beorn().stats(1, "spell_actions = 1")],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "cast_spell"),
+            ("Aelfric", "free_attack", "attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 50 3 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric makes a free attack on Beorn (casting a spell)",
+            "Beorn: persistence 60, rolled 61: failure",
+            "Beorn's spell fails",
+        ],
+    );
+}
+
+/// "If the enemy readies a weapon. If the free attack causes damage, the enemy must make a
+/// Dodge test or drop the weapon instead of readying it." Beorn picks up his sword.
+#[test]
+fn readying_a_weapon_under_a_damaging_free_attack_needs_dodge() {
+    let log = fight(
+        "ready",
+        "",
+        &[aelfric(), beorn().with("dropped", "[\"longsword\"]")],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "ready_weapon"),
+            ("Aelfric", "free_attack", "attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 50 3 10 61",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric makes a free attack on Beorn (readying a weapon)",
+            "Beorn: dodge 60, rolled 61: failure",
+            "Beorn drops the Longsword instead of readying it",
+        ],
+    );
+}
+
+/// Ready Weapon: "Ranged weapons can be reloaded with this action - this takes as many
+/// Combat Actions as noted in the weapon's description." A heavy crossbow (Load 3):
+/// Aelfric (4 Combat Actions) shoots, then reloads with his other three.
+#[test]
+fn reloading_takes_the_weapons_load_in_combat_actions() {
+    let log = fight(
+        "reload",
+        "distance = 30",
+        &[
+            aelfric()
+                .stats(4, "")
+                .with("weapons", "[\"heavy_crossbow\"]")
+                .skills("crossbow = 60"),
+            fighter("Beorn", "b", 10, 0),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "ready_weapon"),
+        ],
+        "5 5 90 5 5",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric reloads the Heavy Crossbow (3 Combat Actions)",
+            "Aelfric loses 2 actions",
+            "Round 2",
+        ],
+    );
+    let round = &log[..log.find("Round 2").unwrap()];
+    assert_eq!(round.matches("Aelfric acts").count(), 2, "{log}");
+}
+
+// ------------------------------------------------------------------ Delay
+
+/// Delay: "If a delaying character wishes to interrupt a specific character's action as
+/// it occurs ... the character must make a test appropriate to his interrupting action
+/// (a Weapon skill test if the character wishes to attack, for instance). If the trigger
+/// is capable of opposing the test with a test of its own relevant to its action, it may
+/// do so. Whoever wins the test acts first." Beorn (25) waits to interrupt Aelfric (15):
+/// his 50 beats Aelfric's failed 90, and Beorn acts before him.
+#[test]
+fn a_delayed_interruption_goes_first_to_the_winner_of_an_opposed_test() {
+    let log = fight(
+        "delay-interrupt",
+        "",
+        &[aelfric(), quick_beorn()],
+        &[
+            ("Beorn", "action", "delay"),
+            ("Beorn", "delay", "interrupt"),
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "defend"),
+        ],
+        "5 5 50 90",
+    );
+    has(&log, &["Beorn wins the interrupt"]);
+    let rest = after(&log, "Beorn wins the interrupt");
+    let beorn = rest.find("Beorn chooses action: defend").unwrap();
+    let aelfric = rest.find("Aelfric chooses action: defend").unwrap();
+    assert!(beorn < aelfric, "{log}");
+}
+
+// ------------------------------------------------------------------ useless limbs
+
+/// "One Useless or Missing Leg: ... They also suffer a -10% penalty to any Skill that
+/// relies upon physical mobility, such as Athletics, Dodge, Stealth and Weapon skills."
+/// Beorn's right leg (5) takes 6: useless, and he is prone. Aelfric's second blow is
+/// dodged at 60 - 10 - 30 (prone: "Attacking or defending while prone").
+#[test]
+fn one_useless_leg_costs_ten_percent_to_dodge() {
+    let log = fight(
+        "useless-leg",
+        "",
+        &[aelfric().stats(2, ""), beorn_with(5)],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "reaction", "dodge"),
+        ],
+        "5 5 50 6 2 1 50 15 90",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: serious wound to right leg",
+            "Beorn: prone",
+            "Beorn: dodge 20, rolled 15: success",
+        ],
+    );
+}
+
+/// "Two Useless or Missing Arms: ... The character may not use any weapon." Beorn's arms
+/// are both useless (two Serious Wounds): Aelfric's third blow finds no parry offered.
+#[test]
+fn two_useless_arms_leave_no_weapon_to_fight_or_parry_with() {
+    let log = fight(
+        "useless-arms",
+        "",
+        &[aelfric().stats(3, ""), beorn_with(5).stats(1, "")],
+        &[("Beorn", "reaction", "none"), ("Beorn", "reaction", "none")],
+        "5 5 50 6 13 1 50 6 16 1 50",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: serious wound to right arm",
+            "Beorn: serious wound to left arm",
+        ],
+    );
+    let third = after(&log, "Aelfric acts (1 action left)");
+    lacks(third, &["parry"]);
+}
+
+// ------------------------------------------------------------------ Hero Points
+
+/// "Glancing Blow: A character who suffers a Major Injury may spend a Hero Point and
+/// downgrade that injury to a Serious Injury. This simultaneously reduces the damage so
+/// that it is at a negative score equal to its starting hit points." Beorn's head (3)
+/// takes 7 (-4): he spends his Hero Point; the head is at -3, a Serious Wound.
+#[test]
+fn a_glancing_blow_turns_a_major_wound_into_a_serious_one_at_minus_the_hit_points() {
+    let log = fight(
+        "glancing-blow",
+        "",
+        &[aelfric(), beorn_with(3).stats(1, "hero_points = 1")],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "glancing_blow", "spend_hero_point"),
+        ],
+        "5 5 50 7 20 1 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn spends a Hero Point: a glancing blow",
+            "Beorn: serious wound to head",
+            "Resilience to stay conscious (Serious Wound) for Beorn → 10",
+        ],
+    );
+    lacks(&log, &["major wound", "Resilience to live"]);
+}
+
+/// "Second Chance: A character can re-roll any dice roll that affects his character."
+/// Beorn fails the Resilience test of a Serious Wound to the chest (61), spends his Hero
+/// Point and passes the re-roll (10).
+#[test]
+fn a_second_chance_rerolls_a_failed_resilience_test() {
+    let log = fight(
+        "second-chance",
+        "",
+        &[aelfric(), beorn_with(5).stats(1, "hero_points = 1")],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "second_chance", "spend_hero_point"),
+        ],
+        "5 5 50 6 10 1 61 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: resilience 60, rolled 61: failure",
+            "Beorn spends a Hero Point: a second chance",
+            "Beorn: resilience 60, rolled 10: success",
+        ],
+    );
+    lacks(&log, &["Beorn: unconscious"]);
+}
