@@ -2252,15 +2252,20 @@ fn one_useless_leg_costs_ten_percent_to_dodge() {
 }
 
 /// "Two Useless or Missing Arms: ... The character may not use any weapon." Beorn's arms
-/// are both useless (two Serious Wounds): Aelfric's third blow finds no parry offered.
+/// are both useless (two Serious Wounds): Aelfric's third blow finds no parry offered,
+/// and Beorn dodges it at 60 - 30.
 #[test]
 fn two_useless_arms_leave_no_weapon_to_fight_or_parry_with() {
     let log = fight(
         "useless-arms",
         "",
         &[aelfric().stats(3, ""), beorn_with(5).stats(1, "")],
-        &[("Beorn", "reaction", "none"), ("Beorn", "reaction", "none")],
-        "5 5 50 6 13 1 50 6 16 1 50",
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "reaction", "dodge"),
+        ],
+        "5 5 50 6 13 1 50 6 16 1 50 25 90",
     );
     has(
         &log,
@@ -2271,6 +2276,9 @@ fn two_useless_arms_leave_no_weapon_to_fight_or_parry_with() {
     );
     let third = after(&log, "Aelfric acts (1 action left)");
     lacks(third, &["parry"]);
+    // "Most Skills based on STR or DEX are impossible, though some (such as Athletics and
+    // Dodge) only suffer a -30% penalty."
+    has(third, &["Beorn: dodge 30, rolled 25: success"]);
 }
 
 // ------------------------------------------------------------------ Hero Points
@@ -2326,4 +2334,174 @@ fn a_second_chance_rerolls_a_failed_resilience_test() {
         ],
     );
     lacks(&log, &["Beorn: unconscious"]);
+}
+
+// ------------------------------------------------------------------ more of the rules
+
+/// "If the defender cannot Give Ground their full Movement, they will move as far as
+/// possible and then stop." Beorn has his back to a wall: he gives no ground.
+#[test]
+fn a_defender_with_his_back_to_a_wall_cannot_give_ground() {
+    let log = fight(
+        "give-ground-wall",
+        "",
+        &[aelfric(), beorn().with("options", "[\"back_to_wall\"]")],
+        &[("Beorn", "reaction", "dodge")],
+        "5 5 50 30 50 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: dodge 40, rolled 30: success",
+            "dodge table: minimum_damage give_ground",
+            "Beorn has nowhere to give ground",
+        ],
+    );
+    lacks(&log, &["gives ground"]);
+}
+
+/// "A successful unarmed close combat attack that targets an enemy's impaled location
+/// results in the attacking character laying hold of the impaling weapon. They may
+/// immediately attempt to yank it free." Aelfric leaves his dagger in Beorn's chest, then
+/// punches the chest, lays hold of it and yanks it out (Athletics 10).
+#[test]
+fn an_unarmed_hit_on_the_impaled_location_lays_hold_of_the_weapon() {
+    let log = fight(
+        "lay-hold",
+        "",
+        &[stabber().stats(2, ""), beorn()],
+        &[
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "none"),
+            ("Aelfric", "impale", "leave"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "none"),
+            ("Aelfric", "yank", "yank"),
+        ],
+        "5 5 3 10 50 2 10 10 3",
+    );
+    has(
+        &log,
+        &[
+            "the Dagger stays in Beorn's chest",
+            "Aelfric lays hold of the Dagger",
+            "Aelfric: athletics 60, rolled 10: success",
+            "the Dagger comes out of the chest",
+        ],
+    );
+}
+
+/// "A character may not attempt to disarm targets with ranged attacks, nor may he attempt
+/// to strike a target's weapon or shield. Precise ranged attacks made to bypass armour or
+/// hit a specific location operate normally."
+#[test]
+fn a_precise_ranged_attack_may_only_bypass_armour_or_strike_a_location() {
+    let log = archer_duel(
+        "precise-ranged",
+        30,
+        aelfric(),
+        &[
+            ("Aelfric", "action", "precise_ranged_attack"),
+            ("Aelfric", "precise_attack", "location_strike"),
+            ("Aelfric", "location", "head"),
+        ],
+        "5 5 21",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric chooses precise attack: location strike (of bypass armour, location strike;",
+            "Aelfric: bow 20, rolled 21: failure",
+        ],
+    );
+}
+
+/// Ranged Attack Situational Modifiers, Target Movement: "Target has moved 10m or more
+/// since attacker's last Combat Action -10%". Beorn (Movement 6) sprints 12 m towards
+/// Aelfric, who shoots at 50.
+#[test]
+fn a_target_that_moved_ten_metres_is_shot_at_minus_ten() {
+    let log = fight(
+        "target-moved",
+        "distance = 40",
+        &[
+            aelfric().stats(2, "").with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0).stats(1, "movement = 6"),
+        ],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "sprint"),
+            ("Aelfric", "action", "ranged_attack"),
+        ],
+        "5 5 51",
+    );
+    has(
+        &log,
+        &[
+            "Beorn sprints 12 m towards Aelfric",
+            "Aelfric: bow 50, rolled 51: failure",
+        ],
+    );
+}
+
+/// Target Size: "Per 1 SIZ target is under SIZ 5 -10%" and "Per 10 SIZ target is above
+/// SIZ 20 -10%". SIZ 3: 60 - 20; SIZ 41: 60 - 20.
+#[test]
+fn small_and_large_targets_are_shot_at_a_penalty_by_siz() {
+    for siz in [3, 41] {
+        let log = fight(
+            &format!("target-size-{siz}"),
+            "distance = 30",
+            &[
+                aelfric().with("weapons", "[\"short_bow\"]"),
+                fighter("Beorn", "b", 10, 0).with(
+                    "characteristics",
+                    &format!(
+                        "{{ STR = 10, CON = 10, SIZ = {siz}, INT = 10, POW = 10, DEX = 10, CHA = 10 }}"
+                    ),
+                ),
+            ],
+            &[("Aelfric", "action", "ranged_attack")],
+            "5 5 41",
+        );
+        has(&log, &["Aelfric: bow 40, rolled 41: failure"]);
+    }
+}
+
+/// Firing into a Crowd: "If a covered location is hit by the attack, the firer has hit one
+/// of the individuals adjacent to the target. The accidental target may use Reactions
+/// against this attack as normal." "If the accidental target successfully dodges a ranged
+/// attack, the projectile continues on its original path and may strike the intended
+/// target. The intended target may use Reactions against this attack as normal." Beorn
+/// stands beside Cynric; the arrow's location (2, a leg: covered) sends it into Cynric,
+/// who dodges it (a critical against a success: "Attack fails"); it flies on to Beorn.
+#[test]
+fn a_missile_into_a_crowd_may_hit_a_neighbour_and_fly_on_if_he_dodges() {
+    let log = fight(
+        "crowd",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0),
+            cynric().with("engaged", "[\"Beorn\"]"),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Aelfric", "target", "Beorn"),
+            ("Cynric", "reaction", "dodge"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 5 50 2 3 50 6 10",
+    );
+    has(
+        &log,
+        &[
+            "the missile hits the crowd: Cynric is in the way",
+            "Cynric: dodge 60, rolled 3: critical",
+            "the missile flies on towards Beorn",
+            "Beorn chooses reaction: none",
+            "Beorn takes 6 to chest",
+        ],
+    );
 }
