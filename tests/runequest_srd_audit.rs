@@ -2505,3 +2505,106 @@ fn a_missile_into_a_crowd_may_hit_a_neighbour_and_fly_on_if_he_dodges() {
         ],
     );
 }
+
+/// "the character loses his next Combat Action": a Minor Wound taken after Beorn has
+/// spent his only Combat Action of the round costs him the first of the next round.
+#[test]
+fn a_minor_wound_after_the_last_action_costs_the_next_rounds_action() {
+    let log = fight(
+        "minor-wound-next-round",
+        "",
+        &[aelfric(), quick_beorn().with("hit_points", "{ all = 8 }")],
+        &[
+            ("Beorn", "action", "defend"),
+            ("Beorn", "reaction", "none"),
+            ("Aelfric@2", "action", "defend"),
+        ],
+        "5 5 50 8 10 5 5",
+    );
+    has(&log, &["Beorn: minor wound to chest"]);
+    let round_two = after(&log, "Round 2");
+    has(
+        round_two,
+        &[
+            "Beorn loses 1 action",
+            "order: Beorn (25, 0 actions), Aelfric (15, 1 action)",
+        ],
+    );
+    lacks(round_two, &["Beorn acts"]);
+}
+
+/// Dodge table, minimum damage: "the damage is the minimum possible for the weapon in
+/// question. Damage modifiers, such as that derived from statistics, are not minimised."
+/// The longsword's 1 and the +1D4's 3.
+#[test]
+fn minimum_damage_keeps_the_damage_modifier_rolled() {
+    let log = fight(
+        "minimum-damage-modifier",
+        "",
+        &[aelfric().stats(1, "damage_modifier = \"+1D4\""), beorn()],
+        &[
+            ("Beorn", "reaction", "dodge"),
+            ("Aelfric", "follow_up", "follow"),
+        ],
+        "5 5 50 30 50 3 10",
+    );
+    has(
+        &log,
+        &[
+            "minimum damage of 1D8: 1",
+            "1D4 damage modifier for Aelfric → 3",
+            "Beorn takes 4 to chest",
+            "Aelfric follows up",
+        ],
+    );
+}
+
+/// "Grappling combatants may not use Reactions." Aelfric grapples Beorn; his ally Cynric
+/// then strikes Beorn, who is offered no reaction.
+#[test]
+fn a_grappling_combatant_has_no_reactions() {
+    let log = fight(
+        "grappling-no-reaction",
+        "",
+        &[
+            aelfric(),
+            beorn(),
+            fighter("Cynric", "a", 8, 0).with("engaged", "[\"Beorn\"]"),
+        ],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+            ("Cynric", "action", "attack"),
+        ],
+        "5 1 5 50 90 50 50 3 10",
+    );
+    has(&log, &["Aelfric and Beorn are grappling"]);
+    let cynric = after(&log, "Cynric acts");
+    has(cynric, &["Beorn takes 3 to chest"]);
+    lacks(cynric, &["Beorn chooses reaction", "Beorn reacts"]);
+}
+
+/// Ranged Attack Situational Modifiers, Target Condition: "Target surprised +10%" (and the
+/// surprised target may not react to an earlier Strike Rank).
+#[test]
+fn a_surprised_target_is_shot_at_plus_ten() {
+    let log = archer_duel(
+        "ranged-surprise",
+        30,
+        aelfric(),
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 71",
+    );
+    has(&log, &["Aelfric: bow 60, rolled 71: failure"]);
+    let log = fight(
+        "ranged-surprise-on",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0).with("modifiers", "[\"target_surprised\"]"),
+        ],
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 71",
+    );
+    has(&log, &["Aelfric: bow 70, rolled 71: failure"]);
+}
