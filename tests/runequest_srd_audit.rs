@@ -2608,3 +2608,120 @@ fn a_surprised_target_is_shot_at_plus_ten() {
     );
     has(&log, &["Aelfric: bow 70, rolled 71: failure"]);
 }
+
+/// Every row of the Close Combat Situational Modifiers table that a scenario gives as a
+/// modifier, with its printed number: Aelfric (sword 70) attacks under each in turn (or
+/// Beorn is under it: the target's rows; "Attacking or defending while prone" is the
+/// prone test's); Beorn's "Defending while on lower ground or
+/// against mounted foe -20%" shows on his parry.
+#[test]
+fn every_close_combat_modifier_row_applies_its_printed_number() {
+    let rows = [
+        ("higher_ground_or_mounted", 20),
+        ("unstable_ground", -20),
+        ("weapon_arm_obstructed", -10),
+        ("underwater", -40),
+        ("partial_darkness", -20),
+        ("darkness", -40),
+        ("blind_or_pitch_black", -60),
+    ];
+    for (row, modifier) in rows {
+        let value = 70 + modifier;
+        let log = fight(
+            &format!("close-row-{row}"),
+            "",
+            &[
+                aelfric()
+                    .skills("one_handed_sword = 70")
+                    .with("modifiers", &format!("[\"{row}\"]")),
+                beorn(),
+            ],
+            &[("Aelfric", "action", "attack")],
+            &format!("5 5 {}", value + 1),
+        );
+        has(
+            &log,
+            &[&format!(
+                "Aelfric: one handed sword {value}, rolled {}: failure",
+                value + 1
+            )],
+        );
+    }
+    // The target's rows.
+    for (row, value) in [("target_prone_or_behind", 90), ("target_surprised", 90)] {
+        let log = fight(
+            &format!("close-row-{row}"),
+            "",
+            &[
+                aelfric().skills("one_handed_sword = 70"),
+                beorn().with("modifiers", &format!("[\"{row}\"]")),
+            ],
+            &[("Aelfric", "action", "attack")],
+            "5 5 96",
+        );
+        has(
+            &log,
+            &[&format!(
+                "Aelfric: one handed sword {value}, rolled 96: failure"
+            )],
+        );
+    }
+    let log = fight(
+        "close-row-lower-ground",
+        "",
+        &[
+            aelfric(),
+            beorn().with("modifiers", "[\"lower_ground_or_mounted_foe\"]"),
+        ],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 50 41 50",
+    );
+    has(&log, &["Beorn: one handed sword 40, rolled 41: failure"]);
+}
+
+/// Every row of the Ranged Attack Situational Modifiers that a scenario gives as a
+/// modifier, with its printed number: Aelfric (bow 80) shoots at Beorn 30 m away.
+#[test]
+fn every_ranged_modifier_row_applies_its_printed_number() {
+    let rows = [
+        ("strong_wind", -10),
+        ("high_wind", -20),
+        ("fierce_wind", -40),
+        ("target_moved_10m", -10),
+        ("target_moved_30m", -20),
+        ("target_obscured", -20),
+        ("target_in_darkness", -40),
+        ("attacker_unstable", -20),
+        ("attacker_blinded", -40),
+    ];
+    for (row, modifier) in rows {
+        let value = 80 + modifier;
+        let log = archer_duel(
+            &format!("ranged-row-{row}"),
+            30,
+            aelfric()
+                .skills("bow = 80")
+                .with("modifiers", &format!("[\"{row}\"]")),
+            &[("Aelfric", "action", "ranged_attack")],
+            &format!("5 5 {}", value + 1),
+        );
+        has(
+            &log,
+            &[&format!(
+                "Aelfric: bow {value}, rolled {}: failure",
+                value + 1
+            )],
+        );
+    }
+    // "Attacker condition modifiers are cumulative": unstable and blinded, -60.
+    let log = archer_duel(
+        "ranged-attacker-cumulative",
+        30,
+        aelfric()
+            .skills("bow = 80")
+            .with("modifiers", "[\"attacker_unstable\", \"attacker_blinded\"]"),
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 21",
+    );
+    has(&log, &["Aelfric: bow 20, rolled 21: failure"]);
+}
