@@ -2227,10 +2227,11 @@ fn a_delayed_interruption_goes_first_to_the_winner_of_an_opposed_test() {
 
 /// "One Useless or Missing Leg: ... They also suffer a -10% penalty to any Skill that
 /// relies upon physical mobility, such as Athletics, Dodge, Stealth and Weapon skills."
-/// Beorn's right leg (5) takes 6: useless, and he is prone. Aelfric's second blow is
-/// dodged at 60 - 10 - 30 (prone: "Attacking or defending while prone").
+/// And: "This halves their Movement score." Beorn's right leg (5) takes 6: useless, and
+/// he is prone. Aelfric's second blow is dodged at 60 - 10 - 30 (prone: "Attacking or
+/// defending while prone"), a success against a success: Beorn gives ground 2 m, not 4.
 #[test]
-fn one_useless_leg_costs_ten_percent_to_dodge() {
+fn one_useless_leg_costs_ten_percent_to_dodge_and_halves_the_movement() {
     let log = fight(
         "useless-leg",
         "",
@@ -2238,8 +2239,9 @@ fn one_useless_leg_costs_ten_percent_to_dodge() {
         &[
             ("Beorn", "reaction", "none"),
             ("Beorn", "reaction", "dodge"),
+            ("Aelfric", "follow_up", "stay"),
         ],
-        "5 5 50 6 2 1 50 15 90",
+        "5 5 50 6 2 1 50 15 50 10",
     );
     has(
         &log,
@@ -2247,6 +2249,7 @@ fn one_useless_leg_costs_ten_percent_to_dodge() {
             "Beorn: serious wound to right leg",
             "Beorn: prone",
             "Beorn: dodge 20, rolled 15: success",
+            "Beorn gives ground 2 m",
         ],
     );
 }
