@@ -2728,3 +2728,80 @@ fn every_ranged_modifier_row_applies_its_printed_number() {
     );
     has(&log, &["Aelfric: bow 20, rolled 21: failure"]);
 }
+
+/// Limbs: "If the location does not recover within a number of Combat Rounds equal to the
+/// character's CON+POW, the character dies from blood loss and shock." Beorn (CON 1, POW
+/// 1: two rounds) loses his right leg in round 1, stays conscious, and dies at the end of
+/// round 2.
+#[test]
+fn a_major_wound_to_a_limb_kills_after_con_plus_pow_rounds() {
+    let log = fight(
+        "bleed-out-limb",
+        "",
+        &[
+            aelfric(),
+            beorn_with(3).with(
+                "characteristics",
+                "{ STR = 10, CON = 1, SIZ = 13, INT = 10, POW = 1, DEX = 10, CHA = 10 }",
+            ),
+        ],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn@1", "action", "defend"),
+            ("Aelfric@2", "action", "defend"),
+            ("Beorn@2", "action", "defend"),
+        ],
+        "5 5 50 8 2 10 10 5 5",
+    );
+    has(&log, &["Beorn: major wound to right leg"]);
+    let round_one = &log[..log.find("Round 2").expect("a second round")];
+    has(
+        round_one,
+        &["Resilience to stay conscious (right leg) for Beorn → 10"],
+    );
+    lacks(round_one, &["Beorn dies"]);
+    has(
+        after(&log, "Round 2"),
+        &["Beorn dies of blood loss and shock"],
+    );
+}
+
+/// Strike Weapon / Shield: "Natural weaponry may not be attacked in this way." Against
+/// Beorn's claws no strike at the weapon is offered.
+#[test]
+fn natural_weapons_cannot_be_struck_at() {
+    let log = fight(
+        "strike-natural",
+        "",
+        &[
+            aelfric(),
+            beorn().with("weapons", "[\"claw\"]").skills("claw = 60"),
+        ],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "location_strike"),
+        ],
+        "5 5",
+    );
+    let line = after(&log, "Aelfric chooses precise attack:")
+        .lines()
+        .next()
+        .unwrap();
+    assert!(!line.contains("strike weapon"), "{log}");
+    // Against a longsword it is offered.
+    let log = fight(
+        "strike-crafted",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "precise_attack"),
+            ("Aelfric", "precise_attack", "location_strike"),
+        ],
+        "5 5",
+    );
+    let line = after(&log, "Aelfric chooses precise attack:")
+        .lines()
+        .next()
+        .unwrap();
+    assert!(line.contains("strike weapon"), "{log}");
+}
