@@ -2805,3 +2805,171 @@ fn natural_weapons_cannot_be_struck_at() {
         .unwrap();
     assert!(line.contains("strike weapon"), "{log}");
 }
+
+/// Dive: "A prone character may not dive." Beorn, lying prone, is offered no dive against
+/// the flask (no reaction is asked: it goes straight to the location).
+#[test]
+fn a_prone_character_may_not_dive() {
+    let log = fight(
+        "dive-prone",
+        "distance = 5",
+        &[
+            aelfric().with("weapons", "[\"burning_oil_flask\"]"),
+            fighter("Beorn", "b", 10, 0).with("conditions", "[\"prone\"]"),
+        ],
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 30 6 10",
+    );
+    // "Target prone -20%" (Ranged Attack Situational Modifiers): 60 - 20.
+    has(
+        &log,
+        &[
+            "Aelfric: thrown 40, rolled 30: success",
+            "Beorn takes 6 to chest",
+        ],
+    );
+    lacks(&log, &["dive", "Beorn chooses reaction"]);
+}
+
+/// Dive: "A mounted character may dive with a -30% penalty to Dodge Skill, but
+/// automatically dismounts when he does so." (The penalty's number: see the Audit's
+/// findings in README.md.)
+#[test]
+fn a_rider_who_dives_dismounts_and_falls_prone() {
+    let log = fight(
+        "dive-mounted",
+        "distance = 5",
+        &[
+            aelfric().with("weapons", "[\"burning_oil_flask\"]"),
+            rider(fighter("Beorn", "b", 10, 0), 60),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "dive"),
+        ],
+        "5 5 50 6 90 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn reacts: dive",
+            "Beorn is no longer mounted",
+            "Beorn: prone",
+            "Beorn takes 6 to chest",
+        ],
+    );
+}
+
+/// Overextended: "As soon as the Overextended character performs another Combat Action,
+/// he recovers from his Overextension." Aelfric is overextended by Beorn's critical
+/// dodge, attacks again (his next Combat Action), and parries Beorn's blow at his full 60.
+#[test]
+fn an_overextended_attacker_recovers_at_his_next_combat_action() {
+    let log = fight(
+        "overextended-recovers",
+        "",
+        &[aelfric().stats(2, ""), beorn().stats(2, "")],
+        &[
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "dodge"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "attack"),
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "action", "attack"),
+            ("Aelfric", "reaction", "parry"),
+        ],
+        "5 5 50 3 90 50 3 10 50 65",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: overextended",
+            "Aelfric: one handed sword 60, rolled 65: failure",
+        ],
+    );
+}
+
+/// "A mounted warrior has a +20% bonus to his attacks and parries against adjacent
+/// opponents on foot": Beorn on horseback parries Aelfric's blow at 80.
+#[test]
+fn a_rider_parries_a_man_on_foot_at_plus_twenty() {
+    let log = fight(
+        "mounted-parry",
+        "",
+        &[aelfric(), rider(beorn(), 60)],
+        &[("Beorn", "reaction", "parry")],
+        "5 5 50 85 50",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 50: success",
+            "Beorn: one handed sword 80, rolled 85: failure",
+        ],
+    );
+}
+
+/// Impaled Enemies: "This penalty is cumulative." Aelfric's and Cynric's daggers both
+/// stay in Beorn: he attacks at 60 - 40.
+#[test]
+fn impalement_penalties_add_up() {
+    let log = fight(
+        "impaled-twice",
+        "",
+        &[
+            stabber(),
+            beorn(),
+            fighter("Cynric", "a", 8, 5)
+                .with("weapons", "[\"dagger\"]")
+                .with("engaged", "[\"Beorn\"]"),
+        ],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Aelfric", "impale", "leave"),
+            ("Beorn", "reaction", "none"),
+            ("Cynric", "impale", "leave"),
+            ("Beorn", "action", "attack"),
+            ("Beorn", "target", "Aelfric"),
+        ],
+        "5 1 5 3 10 3 9 25",
+    );
+    has(
+        &log,
+        &[
+            "the Dagger stays in Beorn's chest",
+            "the Dagger stays in Beorn's abdomen",
+            "Beorn: one handed sword 20, rolled 25: failure",
+        ],
+    );
+}
+
+/// Break Free: "a result of 'grapple fails' means the character has succeeded in breaking
+/// free and the combatants are no longer grappling, though they will be adjacent." Beorn
+/// (50) against Aelfric's hold (90).
+#[test]
+fn breaking_free_on_a_grapple_fails_result_ends_the_grapple() {
+    let log = fight(
+        "break-free",
+        "",
+        &[aelfric(), beorn()],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+            ("Beorn", "action", "break_free"),
+        ],
+        "5 5 50 90 50 50 90",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric and Beorn are grappling",
+            "Beorn: unarmed 60, rolled 50: success",
+            "Aelfric: unarmed 60, rolled 90: failure",
+            "Beorn breaks free",
+        ],
+    );
+    lacks(
+        after(&log, "Beorn breaks free"),
+        &["are 1 apart", "are 2 apart"],
+    );
+}
