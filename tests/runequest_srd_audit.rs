@@ -375,6 +375,22 @@ fn an_attack_roll_above_the_skill_misses_with_no_reaction_and_no_damage() {
     );
     has(&log, &["Aelfric: one handed sword 60, rolled 61: failure"]);
     lacks(&log, &["Beorn reacts", "damage for Aelfric", "Beorn takes"]);
+    // "If a character rolls equal to or lower than his Weapon skill, he has hit his
+    // target."
+    let log = fight(
+        "hit-at-skill",
+        "",
+        &[aelfric(), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 60 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 60: success",
+            "Beorn takes 3 to chest",
+        ],
+    );
 }
 
 // ------------------------------------------------------------------ criticals and damage
