@@ -2989,3 +2989,54 @@ fn breaking_free_on_a_grapple_fails_result_ends_the_grapple() {
         &["are 1 apart", "are 2 apart"],
     );
 }
+
+/// Ready Weapon: "A single Ready Weapon action can also include dropping a weapon
+/// currently held to the floor and then drawing a new one. Sheathing one weapon and
+/// drawing another takes two Combat Actions". Aelfric (2 Combat Actions, a greatsword in
+/// hand, a longsword at his belt) draws the longsword: dropping the greatsword costs the
+/// one action, sheathing it costs the other as well.
+#[test]
+fn drawing_after_dropping_takes_one_combat_action_after_sheathing_two() {
+    let swordsman = || {
+        aelfric()
+            .stats(2, "")
+            .with("weapons", "[\"greatsword\", \"longsword\"]")
+            .skills("two_handed_sword = 60")
+    };
+    let log = fight(
+        "ready-drop",
+        "distance = 20",
+        &[swordsman(), fighter("Beorn", "b", 10, 0)],
+        &[
+            ("Aelfric", "action", "ready_weapon"),
+            ("Aelfric", "make_room", "drop"),
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "defend"),
+        ],
+        "5 5",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric drops the Greatsword",
+            "Aelfric acts (1 action left)",
+        ],
+    );
+    lacks(&log, &["Aelfric loses"]);
+    let log = fight(
+        "ready-sheathe",
+        "distance = 20",
+        &[swordsman(), fighter("Beorn", "b", 10, 0)],
+        &[
+            ("Aelfric", "action", "ready_weapon"),
+            ("Aelfric", "make_room", "sheathe"),
+            ("Beorn", "action", "defend"),
+        ],
+        "5 5",
+    );
+    has(&log, &["Aelfric loses 1 action"]);
+    lacks(
+        &log[..log.find("Round 2").expect("a second round")],
+        &["Aelfric acts (1 action left)"],
+    );
+}
