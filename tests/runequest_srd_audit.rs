@@ -3040,3 +3040,34 @@ fn drawing_after_dropping_takes_one_combat_action_after_sheathing_two() {
         &["Aelfric acts (1 action left)"],
     );
 }
+
+/// "Knockback can occur when a character is hit by ranged or close combat attacks." An
+/// arrow's 6 against Beorn's SIZ 2 knocks him back 1 m (the shot at 60 - 30: "Per 1 SIZ
+/// target is under SIZ 5 -10%").
+#[test]
+fn a_missile_knocks_back_too() {
+    let log = fight(
+        "knockback-missile",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0).with(
+                "characteristics",
+                "{ STR = 10, CON = 10, SIZ = 2, INT = 10, POW = 10, DEX = 10, CHA = 10 }",
+            ),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "none"),
+        ],
+        "5 5 25 6 10 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: bow 30, rolled 25: success",
+            "Beorn is knocked back 1 m",
+            "Beorn takes 6 to chest",
+        ],
+    );
+}
