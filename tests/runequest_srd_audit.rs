@@ -2587,7 +2587,7 @@ fn a_grappling_combatant_has_no_reactions() {
         "",
         &[
             aelfric(),
-            beorn(),
+            beorn_with(5),
             fighter("Cynric", "a", 8, 0).with("engaged", "[\"Beorn\"]"),
         ],
         &[
@@ -2595,12 +2595,16 @@ fn a_grappling_combatant_has_no_reactions() {
             ("Beorn", "resist_grapple", "dodge"),
             ("Cynric", "action", "attack"),
         ],
-        "5 1 5 50 90 50 50 3 10",
+        "5 1 5 50 90 50 50 6 10 1 45",
     );
     has(&log, &["Aelfric and Beorn are grappling"]);
     let cynric = after(&log, "Cynric acts");
-    has(cynric, &["Beorn takes 3 to chest"]);
+    has(cynric, &["Beorn takes 6 to chest"]);
     lacks(cynric, &["Beorn chooses reaction", "Beorn reacts"]);
+    // "Grappling combatants suffer a -20% penalty to any tests that do not target or
+    // directly respond to their grapple partner": the Resilience test of the Serious
+    // Wound (chest 5, -1) at 60 - 20.
+    has(cynric, &["Beorn: resilience 40, rolled 45: failure"]);
 }
 
 /// Ranged Attack Situational Modifiers, Target Condition: "Target surprised +10%" (and the
