@@ -3075,3 +3075,32 @@ fn a_missile_knocks_back_too() {
         ],
     );
 }
+
+/// "A character with Martial Arts may use his Martial Arts Skill rather than any other
+/// skill in the grapple rules." Aelfric (Unarmed 60, Martial Arts 70) grapples with 70.
+#[test]
+fn martial_arts_replaces_unarmed_in_a_grapple() {
+    let log = fight(
+        "martial-arts",
+        "",
+        &[aelfric().skills("martial_arts = 70"), beorn()],
+        &[
+            ("Aelfric", "action", "grapple"),
+            ("Beorn", "resist_grapple", "dodge"),
+        ],
+        "5 5 65 90 65",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: martial arts 70, rolled 65: success",
+            "Aelfric and Beorn are grappling",
+        ],
+    );
+    assert_eq!(
+        log.matches("Aelfric: martial arts 70, rolled 65: success")
+            .count(),
+        2,
+        "{log}"
+    );
+}
