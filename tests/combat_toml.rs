@@ -488,6 +488,43 @@ fn a_knockback_before_the_armour_comes_between_the_location_and_the_damage_taken
 }
 
 #[test]
+fn a_wound_level_comes_once_per_location_where_the_exchange_says_so() {
+    // Neither reacts. Bryn's dagger hits Aldric's body twice at its maximum (4, less 1
+    // armour): 4 HP left there, a minor wound; then 1 left, minor again, which is no new
+    // wound where `wounds_once_per_location` holds (Aldric's own attack between rolls
+    // 90 and misses).
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+        [[choices]]\ndecision = \"reaction\"\nby = \"Bryn\"\nchoose = \"none\"\n\n\
+        [[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n";
+    let dice = "1 1\n30 5\n90\n30 5\n";
+    let (log, _) = duel("wounds_each_time", dice, choices);
+    has(&log, "Aldric takes 3 to body, 1 HP left there");
+    assert_eq!(
+        log.matches("Aldric: minor wound to body").count(),
+        2,
+        "{log}"
+    );
+
+    let (dir, ruleset) = fixture_copy(
+        "wounds_once",
+        &[(
+            "combat.toml",
+            "location = \"hit_location\"\n",
+            "location = \"hit_location\"\nwounds_once_per_location = true\n",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with("wounds_once_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric takes 3 to body, 1 HP left there");
+    assert_eq!(
+        log.matches("Aldric: minor wound to body").count(),
+        1,
+        "{log}"
+    );
+}
+
+#[test]
 fn an_effect_done_at_the_blow_comes_before_the_wound() {
     // As in the critical above, Bryn's 3 wins 2 levels over the unparried defence; she
     // buys Bleed (scripted) and Bypass Armour. The dagger's 4 and 4 again for the

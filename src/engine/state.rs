@@ -43,6 +43,10 @@ pub struct Location {
     pub hit_points: i64,
     pub max_hit_points: i64,
     pub armour: i64,
+    /// The worst wound level reached here, where an exchange judges wounds once per
+    /// location (`wounds_once_per_location`): a blow that leaves the location no worse
+    /// is no new wound.
+    pub worst_wound: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +113,7 @@ impl Combatant {
                     hit_points,
                     max_hit_points: hit_points,
                     armour: i64::from(spec.armour.get(name).copied().unwrap_or(0)),
+                    worst_wound: None,
                 };
                 (Name::new(name), location)
             })

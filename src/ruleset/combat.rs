@@ -180,6 +180,9 @@ struct ExchangeEntry {
     armour: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
+    /// A wound level comes once per location.
+    #[serde(default)]
+    wounds_once_per_location: bool,
     #[serde(default)]
     after: Vec<AfterEntry>,
     knockback: Option<KnockbackEntry>,
@@ -1669,6 +1672,7 @@ pub(super) fn compile_combat(
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
                 wounds,
+                wounds_once_per_location: entry.wounds_once_per_location,
                 after,
                 knockback,
                 instead: instead.flatten(),

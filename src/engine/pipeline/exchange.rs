@@ -621,12 +621,34 @@ impl FightHandle {
         if taken == 0 {
             return Ok(());
         }
-        if let Some(wound) = exchange.wounds.iter().find(|w| env.holds(&w.guard)) {
+        let found = exchange.wounds.iter().position(|w| env.holds(&w.guard));
+        if let Some(at) = found
+            && (!exchange.wounds_once_per_location
+                || self.worsens(exchange, defender, location, at))
+        {
+            let wound = &exchange.wounds[at];
             self.wound(defender, Some(location), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
         }
         self.after_rules(exchange, AfterTime::Wound, env)
+    }
+
+    /// Whether the wound `at` (a place in the exchange's list, the first the worst) is
+    /// worse than the worst `location` of `who` has had; if so, it is now the worst.
+    fn worsens(&self, exchange: &Exchange, who: usize, location: Name, at: usize) -> bool {
+        let mut core = self.core();
+        let Some(place) = core.combatants[who].locations.get_mut(&location) else {
+            return true;
+        };
+        let worst = place
+            .worst_wound
+            .and_then(|level| exchange.wounds.iter().position(|w| w.level == level));
+        if worst.is_some_and(|worst| worst <= at) {
+            return false;
+        }
+        place.worst_wound = Some(exchange.wounds[at].level);
+        true
     }
 
     /// The chosen effects' actions whose time is `at`, in the list's order, once for

@@ -209,6 +209,10 @@ pub struct Exchange {
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
     pub wounds: Vec<WoundRule>,
+    /// A wound level comes once per location: a blow that leaves a location at a level
+    /// it has reached already, or a milder one (later in `wounds`), is no new wound ("a
+    /// second blow to a limb already at -1 is no new Serious Wound").
+    pub wounds_once_per_location: bool,
     /// What follows, in order: each rule's actions, where its guard holds.
     pub after: Vec<After>,
     /// A blow that lands may force the defender back.
