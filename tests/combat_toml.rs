@@ -525,6 +525,49 @@ fn a_wound_level_comes_once_per_location_where_the_exchange_says_so() {
 }
 
 #[test]
+fn a_round_rule_may_ask_a_decision_among_the_options_whose_guards_hold() {
+    // At the first round's start each chooses an opening: Aldric, with a shield, among
+    // both options (the scenario has him stumble); Bryn, without one, is offered only
+    // `bleed` and takes it without being asked.
+    // The scenario's choice is checked against the options the rule offers.
+    let (dir, ruleset) = fixture_copy(
+        "round_decision",
+        &[
+            (
+                "combat.toml",
+                "",
+                "\n[[round_start]]\nif = \"round == 1\"\ndecision = \"opening\"\n\
+                 [[round_start.option]]\nname = \"bleed\"\ndo = \"condition bleeding\"\n\
+                 [[round_start.option]]\nname = \"stumble\"\nif = \"self.holds.shield\"\ndo = \"condition prone\"\n",
+            ),
+            (
+                "scenarios/duel.toml",
+                "",
+                "\n[[choices]]\ndecision = \"opening\"\nby = \"Aldric\"\nchoose = \"stumble\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("round_decision_fight", &ruleset, "1 1\n", "");
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let scenario = ruleset.join("scenarios/duel.toml");
+    let written = fs::read_to_string(&scenario).unwrap();
+    fs::write(&scenario, written.replace("\"stumble\"", "\"stumbel\"")).unwrap();
+    let misspelt = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    assert!(!misspelt.status.success(), "{}", text(&misspelt.stderr));
+    has(&text(&misspelt.stderr), "stumbel");
+    has(
+        &log,
+        "Aldric chooses opening: stumble (of bleed, stumble; scenario)",
+    );
+    has(&log, "Aldric: prone");
+    has(&log, "Bryn: bleeding");
+    assert!(!log.contains("Bryn chooses opening"), "{log}");
+}
+
+#[test]
 fn an_effect_done_at_the_blow_comes_before_the_wound() {
     // As in the critical above, Bryn's 3 wins 2 levels over the unparried defence; she
     // buys Bleed (scripted) and Bypass Armour. The dagger's 4 and 4 again for the

@@ -113,7 +113,11 @@ struct RuleEntry {
     #[serde(rename = "if")]
     guard: Option<Text>,
     #[serde(rename = "do")]
-    actions: Text,
+    actions: Option<Text>,
+    /// The decision the combatant makes among the options.
+    decision: Option<String>,
+    #[serde(default)]
+    option: Vec<CaseEntry>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -543,6 +547,63 @@ impl<'a> Compiler<'a> {
             levels: levels.len(),
             cells,
         })
+    }
+
+    /// The options of a round rule's decision, each named, with its guard and actions;
+    /// `None` where one is written wrong (or options come without a decision, or a
+    /// decision without options).
+    fn round_options(
+        &mut self,
+        entry: &RuleEntry,
+        what: &str,
+        names: &Names<'_>,
+    ) -> Option<Vec<Case>> {
+        let mut options = Vec::new();
+        let mut complete = true;
+        for option in &entry.option {
+            let Some(name) = &option.name else {
+                self.rule(
+                    content(&option.actions),
+                    "an option with no name",
+                    format!("an option of a `{what}` rule's decision has no `name`"),
+                    "name the option (`name = \"extra_parry\"`): the decision offers it by that name",
+                );
+                complete = false;
+                continue;
+            };
+            self.at(
+                Place::Turn,
+                false,
+                format!("the option `{}` of a `{what}` rule", name.get_ref()),
+            );
+            let guard = option.guard.as_ref().map(|t| self.condition(t));
+            let actions = self.actions(&option.actions, names);
+            match (guard, actions) {
+                (Some(None), _) | (_, None) => complete = false,
+                (guard, Some(actions)) => options.push(Case {
+                    name: Some(Name::new(name.get_ref())),
+                    guard: guard.flatten(),
+                    actions,
+                }),
+            }
+        }
+        if entry.decision.is_some() == entry.option.is_empty() {
+            let text = entry
+                .option
+                .first()
+                .map(|o| &o.actions)
+                .or(entry.guard.as_ref());
+            if let Some(text) = text {
+                self.rule(
+                    content(text),
+                    "a decision without options, or options without a decision",
+                    format!("a `{what}` rule with a `decision` needs `[[{what}.option]]`s, and options need the `decision` they answer"),
+                    "write both: `decision = \"off_hand\"` and an `[[{what}.option]]` (`name`, `if`, `do`) for each choice",
+                );
+            }
+            complete = false;
+        }
+        complete.then_some(options)
     }
 
     /// A reaction's table of results (RuneQuest's Parry and Dodge tables): a matrix like
@@ -1132,11 +1193,19 @@ pub(super) fn compile_combat(
             compiler.at(Place::Turn, false, format!("a `{what}` rule's `if`"));
             // `None` when not written, `Some(None)` when written wrong.
             let guard = entry.guard.as_ref().map(|t| compiler.condition(t));
-            let actions = compiler.actions(&entry.actions, names);
-            if let (false, Some(actions)) = (matches!(guard, Some(None)), actions) {
+            let actions = match &entry.actions {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
+            let options = compiler.round_options(entry, what, names);
+            if let (false, Some(actions), Some(options)) =
+                (matches!(guard, Some(None)), actions, options)
+            {
                 rules.push(TurnRule {
                     guard: guard.flatten(),
                     actions,
+                    decision: entry.decision.as_deref().map(Name::new),
+                    options,
                 });
             }
         }

@@ -23,6 +23,12 @@ impl Ruleset {
         .map(String::from)
         .to_vec();
         if let Some(combat) = &self.combat {
+            found.extend(
+                combat
+                    .turn
+                    .round_rules()
+                    .filter_map(|rule| rule.decision.map(|d| d.to_string())),
+            );
             for exchange in &combat.exchanges {
                 found.extend(
                     exchange
@@ -74,6 +80,13 @@ impl Ruleset {
             .to_vec();
         if let Some(combat) = &self.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
+            for rule in combat.turn.round_rules() {
+                found.extend(
+                    rule.options
+                        .iter()
+                        .filter_map(|o| o.name.map(|n| n.to_string())),
+                );
+            }
             for exchange in &combat.exchanges {
                 found.push(exchange.name.to_string());
                 found.extend(exchange.reactions.iter().map(|r| r.name.to_string()));
@@ -120,7 +133,8 @@ impl Ruleset {
 
 impl Ruleset {
     /// The options the decision `decision` may offer, where every one is known before
-    /// a fight: a decision the engine asks from combat.toml alone (the reactions and
+    /// a fight: a decision the engine asks from combat.toml alone (a round rule's
+    /// options, the reactions and
     /// `none` of `reaction`, the effects of an effect list's decision, the cases of an
     /// effect's own, `complete` and `withdraw`, `damage` and the `instead` options, the
     /// hit locations of `location` and `redirect_location`, the weapons and shields of
@@ -174,6 +188,14 @@ impl Ruleset {
                     .flat_map(|e| e.locations.iter().map(|l| l.to_string())));
             }
             _ => {}
+        }
+        for rule in combat.turn.round_rules() {
+            if rule.decision.is_some_and(|d| d.as_str() == decision) {
+                add(&mut rule
+                    .options
+                    .iter()
+                    .filter_map(|o| o.name.map(|n| n.to_string())));
+            }
         }
         for exchange in exchanges {
             for reaction in &exchange.reactions {

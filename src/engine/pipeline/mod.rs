@@ -79,6 +79,16 @@ pub struct Turn {
     pub choices: Vec<TurnAction>,
 }
 
+impl Turn {
+    /// The rules of the start of the fight, of the round's start and of its end.
+    pub fn round_rules(&self) -> impl Iterator<Item = &TurnRule> {
+        self.setup
+            .iter()
+            .chain(&self.round_start)
+            .chain(&self.round_end)
+    }
+}
+
 /// What a combatant holds in hand at the start: the weapons the scenario lists, in
 /// order, each while the hands it needs (`needs`, with the weapon as `item`) are free;
 /// the rest is carried. A weapon readied (`ready`) is held the same way.
@@ -91,11 +101,15 @@ pub struct Hands {
     pub pick_up: u32,
 }
 
-/// A rule of the round: actions done to a combatant where the guard holds.
+/// A rule of the round: actions done to a combatant where the guard holds; then, with
+/// a decision, the actions of the option it chooses among those whose guards hold
+/// (one alone is taken without asking).
 #[derive(Clone, Debug)]
 pub struct TurnRule {
     pub guard: Option<Condition>,
     pub actions: Vec<Spanned<Action>>,
+    pub decision: Option<Name>,
+    pub options: Vec<Case>,
 }
 
 /// One action of the turn.

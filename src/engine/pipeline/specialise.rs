@@ -438,6 +438,9 @@ fn never(guard: &Option<Condition>) -> bool {
 fn fold_rules(rules: &mut Vec<TurnRule>, r: &mut Rewrite<'_>) {
     for rule in rules.iter_mut() {
         r.some(&mut rule.guard);
+        for option in &mut rule.options {
+            r.some(&mut option.guard);
+        }
     }
     rules.retain(|rule| !never(&rule.guard));
 }
@@ -486,6 +489,7 @@ impl Reaction {
         r.some(&mut self.guard);
         r.some(&mut self.free);
         r.some(&mut self.withdraw);
+        r.some(&mut self.again);
     }
 }
 
@@ -507,6 +511,7 @@ impl Exchange {
         for reaction in &mut self.reactions {
             reaction.fold(r);
         }
+        r.some(&mut self.reactions_after);
         if let Some(effects) = &mut self.effects {
             effects.fold(r);
         }

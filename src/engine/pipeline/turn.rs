@@ -199,8 +199,30 @@ impl FightHandle {
                 Some(guard) => self.evaluate(who, "", |env| env.holds(guard))?,
                 None => true,
             };
-            if holds {
-                self.turn_actions(who, &rule.actions)?;
+            if !holds {
+                continue;
+            }
+            self.turn_actions(who, &rule.actions)?;
+            if let Some(decision) = rule.decision {
+                let mut offered = Vec::new();
+                for option in &rule.options {
+                    let holds = match &option.guard {
+                        Some(guard) => self.evaluate(who, "", |env| env.holds(guard))?,
+                        None => true,
+                    };
+                    if let Some(name) = option.name.filter(|name| holds && !offered.contains(name))
+                    {
+                        offered.push(name);
+                    }
+                }
+                let chosen = match offered.as_slice() {
+                    [] => continue,
+                    [only] => *only,
+                    _ => self.choose(who, decision, offered)?,
+                };
+                if let Some(option) = rule.options.iter().find(|o| o.name == Some(chosen)) {
+                    self.turn_actions(who, &option.actions)?;
+                }
             }
         }
         Ok(())
