@@ -84,6 +84,8 @@ pub(super) struct CombatFile {
 #[serde(deny_unknown_fields)]
 struct TurnEntry {
     initiative: Option<Text>,
+    /// What the log calls the initiative's roll; `initiative` unless said.
+    initiative_label: Option<String>,
     keep_initiative: Option<Text>,
     initiative_modifier: Option<Text>,
     tie_break: Option<Text>,
@@ -1797,6 +1799,7 @@ pub(super) fn compile_combat(
         reads,
         turn: Turn {
             initiative,
+            initiative_label: turn_entry.initiative_label.as_deref().map(Name::new),
             keep_initiative,
             initiative_modifier,
             hands,

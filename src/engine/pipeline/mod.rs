@@ -46,6 +46,9 @@ pub struct Turn {
     /// Rolled for each combatant still in the fight at the start of each round (only
     /// the first round's where `keep_initiative` holds).
     pub initiative: Option<Number>,
+    /// What the log calls its roll (RuneQuest's "Strike Rank"); `initiative` when
+    /// `None`.
+    pub initiative_label: Option<Name>,
     /// After the first round, where this holds, the initiative rolled last is kept
     /// instead of rolled again.
     pub keep_initiative: Option<Condition>,

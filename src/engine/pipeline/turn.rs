@@ -55,13 +55,17 @@ impl FightHandle {
         let rolled = match (kept, &turn.keep_initiative) {
             (Some(kept), Some(keep)) if self.evaluate(who, "", |env| env.holds(keep))? => kept,
             _ => {
-                let rolled = self.evaluate(who, "initiative", |env| env.number_of(initiative))?;
+                let label = turn.initiative_label.map_or("initiative", |l| l.as_str());
+                let rolled = self.evaluate(who, label, |env| env.number_of(initiative))?;
                 self.core().combatants[who].rolled_initiative = Some(rolled);
                 rolled
             }
         };
         let modifier = match &turn.initiative_modifier {
-            Some(modifier) => self.evaluate(who, "initiative", |env| env.number_of(modifier))?,
+            Some(modifier) => {
+                let label = turn.initiative_label.map_or("initiative", |l| l.as_str());
+                self.evaluate(who, label, |env| env.number_of(modifier))?
+            }
             None => 0,
         };
         Ok(rolled.saturating_add(modifier))
