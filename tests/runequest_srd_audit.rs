@@ -2852,8 +2852,8 @@ fn a_prone_character_may_not_dive() {
 }
 
 /// Dive: "A mounted character may dive with a -30% penalty to Dodge Skill, but
-/// automatically dismounts when he does so." (The penalty's number: see the Audit's
-/// findings in README.md.)
+/// automatically dismounts when he does so." Beorn dives at 60 - 30 (the rider's +20% is
+/// against adjacent foes only, and the thrower is 5 m off).
 #[test]
 fn a_rider_who_dives_dismounts_and_falls_prone() {
     let log = fight(
@@ -2873,6 +2873,7 @@ fn a_rider_who_dives_dismounts_and_falls_prone() {
         &log,
         &[
             "Beorn reacts: dive",
+            "Beorn: dodge 30, rolled 90: failure",
             "Beorn is no longer mounted",
             "Beorn: prone",
             "Beorn takes 6 to chest",
