@@ -2852,8 +2852,8 @@ fn a_prone_character_may_not_dive() {
 }
 
 /// Dive: "A mounted character may dive with a -30% penalty to Dodge Skill, but
-/// automatically dismounts when he does so." (The penalty's number: see the Audit's
-/// findings in README.md.)
+/// automatically dismounts when he does so." Beorn dives at 60 - 30 (the rider's +20% is
+/// against adjacent foes only, and the thrower is 5 m off).
 #[test]
 fn a_rider_who_dives_dismounts_and_falls_prone() {
     let log = fight(
@@ -2873,6 +2873,7 @@ fn a_rider_who_dives_dismounts_and_falls_prone() {
         &log,
         &[
             "Beorn reacts: dive",
+            "Beorn: dodge 30, rolled 90: failure",
             "Beorn is no longer mounted",
             "Beorn: prone",
             "Beorn takes 6 to chest",
@@ -3102,5 +3103,317 @@ fn martial_arts_replaces_unarmed_in_a_grapple() {
             .count(),
         2,
         "{log}"
+    );
+}
+
+// ------------------------------------------------------------------ fixed after the audit
+
+/// Cover: "If a target is in cover or partially covered by an object, any attack that
+/// hits a covered location will instead hit the object. Cover affects both ranged and
+/// close combat attacks." Beorn's chest is behind cover (`cover = "chest"`): Aelfric's
+/// blow lands there (10) and hits the cover.
+#[test]
+fn an_attack_that_hits_a_covered_location_hits_the_cover() {
+    let log = fight(
+        "cover",
+        "",
+        &[aelfric(), beorn().stats(1, "cover = \"chest\"")],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: one handed sword 60, rolled 50: success",
+            "the blow lands on the cover before the chest",
+        ],
+    );
+    lacks(&log, &["Beorn takes"]);
+}
+
+/// Firing into a Crowd: "the Games Master will determine which locations of the target
+/// have cover from the ranged attack"; "If a covered location is hit by the attack, the
+/// firer has hit one of the individuals adjacent to the target." Beorn, beside Cynric,
+/// is covered only on the head (`crowd_cover = "head"`): an arrow at his head (20) hits
+/// Cynric, one at his leg (2) hits Beorn.
+#[test]
+fn the_locations_a_crowd_covers_are_the_games_masters() {
+    let crowd = |case: &str, dice: &str| {
+        fight(
+            case,
+            "distance = 30",
+            &[
+                aelfric().with("weapons", "[\"short_bow\"]"),
+                fighter("Beorn", "b", 10, 0).stats(1, "crowd_cover = \"head\""),
+                cynric().with("engaged", "[\"Beorn\"]"),
+            ],
+            &[
+                ("Aelfric", "action", "ranged_attack"),
+                ("Aelfric", "target", "Beorn"),
+                ("Cynric", "reaction", "none"),
+                ("Beorn", "reaction", "none"),
+            ],
+            dice,
+        )
+    };
+    let log = crowd("crowd-cover-head", "5 5 5 50 20 6 10");
+    has(
+        &log,
+        &[
+            "the missile hits the crowd: Cynric is in the way",
+            "Cynric takes 6 to chest",
+        ],
+    );
+    let log = crowd("crowd-cover-leg", "5 5 5 50 2 6 2");
+    has(&log, &["Beorn takes 6 to right leg"]);
+    lacks(&log, &["the missile hits the crowd"]);
+}
+
+/// "A mounted warrior has a +20% bonus to his attacks and parries against adjacent
+/// opponents on foot"; "A mounted character suffers a -30% penalty to his Dodge Skill."
+/// Beorn on horseback dodges Aelfric's arrow, shot on foot from 30 m, at 60 - 30: the
+/// archer is not adjacent.
+#[test]
+fn a_rider_dodges_a_missile_at_minus_thirty_with_no_mounted_bonus() {
+    let log = fight(
+        "mounted-dodge-missile",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            rider(fighter("Beorn", "b", 10, 0), 60),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "dodge"),
+        ],
+        "5 5 50 40 50",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: bow 60, rolled 50: success",
+            "Beorn: dodge 30, rolled 40: failure",
+        ],
+    );
+}
+
+/// Disarm: "The attacker declares that he is attempting to disarm the target of a single
+/// held weapon." A claw is not held: against Beorn's claw no disarm is offered; against
+/// his longsword it is.
+#[test]
+fn natural_weapons_cannot_be_disarmed() {
+    let offered = |case: &str, beorn: Fighter| {
+        let log = fight(
+            case,
+            "",
+            &[aelfric(), beorn],
+            &[
+                ("Aelfric", "action", "precise_attack"),
+                ("Aelfric", "precise_attack", "location_strike"),
+            ],
+            "5 5",
+        );
+        after(&log, "Aelfric chooses precise attack:")
+            .lines()
+            .next()
+            .unwrap()
+            .contains("disarm")
+    };
+    let claw = beorn().with("weapons", "[\"claw\"]").skills("claw = 60");
+    assert!(!offered("disarm-natural", claw));
+    assert!(offered("disarm-crafted", beorn()));
+}
+
+/// "re-roll the location for all Leg hits by mounted attackers against opponents on
+/// foot"; "re-roll the location for all Head hits by footsoldiers against mounted
+/// combatants": re-rolled until it is not a leg (or the head). Aelfric on horseback
+/// rolls 2 (right leg), 3 (right leg), then 10 (chest); on foot against the rider Beorn,
+/// 20 (head), 20, then 10.
+#[test]
+fn a_rerolled_leg_or_head_hit_is_rolled_again_until_it_lands_elsewhere() {
+    let log = fight(
+        "mounted-legs-twice",
+        "",
+        &[rider(aelfric(), 60), beorn()],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 2 3 10",
+    );
+    has(&log, &["Beorn takes 3 to chest"]);
+    lacks(&log, &["to right leg"]);
+    let log = fight(
+        "mounted-head-twice",
+        "",
+        &[aelfric(), rider(beorn(), 60)],
+        &[("Beorn", "reaction", "none")],
+        "5 5 50 3 20 20 10",
+    );
+    has(&log, &["Beorn takes 3 to chest"]);
+    lacks(&log, &["to head"]);
+}
+
+/// "Two Useless or Missing Legs: ... they will be prone until at least one leg is
+/// restored. Most Skills that rely upon physical mobility are impossible, though some
+/// (such as Dodge and Stealth) only suffer a -30% penalty." Beorn's legs are both
+/// useless (two Serious Wounds): against Aelfric's third blow he is offered a Dodge, at
+/// 60 - 30 (prone: "Attacking or defending while prone -30%"; the modifiers are
+/// cumulative) - 30: 0, which a roll of 05 or less still passes.
+#[test]
+fn two_useless_legs_still_dodge_at_minus_thirty() {
+    let log = fight(
+        "useless-legs",
+        "",
+        &[aelfric().stats(3, ""), beorn_with(5).stats(1, "")],
+        &[
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "reaction", "dodge"),
+        ],
+        "5 5 50 6 2 1 50 6 5 1 50 4 90",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: serious wound to right leg",
+            "Beorn: serious wound to left leg",
+        ],
+    );
+    let third = after(&log, "Aelfric acts (1 action left)");
+    has(
+        third,
+        &["Beorn reacts: dodge", "Beorn: dodge 0, rolled 4: success"],
+    );
+}
+
+/// "Defend: ... adding +20% to any Dodge Skill tests or parrying Weapon skill tests he is
+/// called upon to make"; Dive: "a character must succeed in a Dodge Skill test". Beorn
+/// defends, then dives from Aelfric's flask at 80.
+#[test]
+fn defend_adds_twenty_percent_to_a_dive() {
+    let log = fight(
+        "defend-dive",
+        "distance = 5",
+        &[
+            aelfric().with("weapons", "[\"burning_oil_flask\"]"),
+            fighter("Beorn", "b", 10, 20),
+        ],
+        &[
+            ("Beorn", "action", "defend"),
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "dive"),
+        ],
+        "5 5 50 6 75 10",
+    );
+    has(
+        &log,
+        &[
+            "Beorn: dodge 80, rolled 75: success",
+            "the dive halves the damage: 3",
+        ],
+    );
+}
+
+/// Overextended: "-20% penalty on the next Reaction the attacking character takes";
+/// "There are four types of Reaction - dodge, parry, dive for cover and free attacks."
+/// Aelfric, overextended by Beorn's critical dodge, makes a free attack on Beorn casting
+/// a spell at 40; the next Reaction taken, his next parry is at 60 again.
+#[test]
+fn an_overextended_attacker_makes_his_next_free_attack_at_minus_twenty() {
+    let log = fight(
+        "overextended-free-attack",
+        "",
+        &[aelfric(), beorn().stats(1, "spell_actions = 1")],
+        &[
+            ("Beorn", "reaction", "dodge"),
+            ("Beorn", "action", "cast_spell"),
+            ("Aelfric", "free_attack", "attack"),
+        ],
+        "5 5 50 3 90 45",
+    );
+    has(
+        &log,
+        &[
+            "dodge table: misses overextended",
+            "Aelfric makes a free attack on Beorn (casting a spell)",
+            "Aelfric: one handed sword 40, rolled 45: failure",
+        ],
+    );
+}
+
+/// The Ranged Attack Situational Modifiers: "Target is helpless +10%" (the automatic
+/// critical hit is the Close Combat table's). Aelfric shoots the helpless Beorn 30 m off
+/// at 60 + 10 and rolls the attack; a plain hit rolls its damage.
+#[test]
+fn a_missile_at_a_helpless_target_is_at_plus_ten_not_a_critical() {
+    let log = fight(
+        "helpless-missile",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0).with("conditions", "[\"helpless\"]"),
+        ],
+        &[("Aelfric", "action", "ranged_attack")],
+        "5 5 65 3 10",
+    );
+    has(
+        &log,
+        &[
+            "Aelfric: bow 70, rolled 65: success",
+            "Beorn takes 3 to chest",
+        ],
+    );
+    lacks(&log, &["automatic critical hit", "critical damage"]);
+}
+
+/// "The impaled creature may also spend a Combat Action to yank the impaling weapon free
+/// themselves". Aelfric's critical arrow (03) stays in Beorn's chest; Beorn pulls it out
+/// (Athletics 60 - 20 impaled, 30) and takes the arrow's damage again (2).
+#[test]
+fn the_impaled_character_may_pull_out_an_arrow() {
+    let log = fight(
+        "yank-arrow",
+        "distance = 30",
+        &[
+            aelfric().with("weapons", "[\"short_bow\"]"),
+            fighter("Beorn", "b", 10, 0),
+        ],
+        &[
+            ("Aelfric", "action", "ranged_attack"),
+            ("Beorn", "reaction", "none"),
+            ("Beorn", "action", "yank_out"),
+        ],
+        "5 5 3 10 30 2",
+    );
+    has(
+        &log,
+        &[
+            "the Short Bow's missile stays in the chest",
+            "Beorn chooses action: yank out",
+            "Beorn: athletics 40, rolled 30: success",
+            "Beorn takes 2 to chest",
+            "the Short Bow's missile comes out of the chest",
+        ],
+    );
+}
+
+/// "Change Stance: The character may shift from one of the following stances to another
+/// : standing, prone, kneeling or sitting." Beorn starts the fight prone
+/// (`conditions = ["prone"]`) and stands up.
+#[test]
+fn a_combatant_who_starts_prone_may_stand_up() {
+    let log = fight(
+        "prone-start",
+        "",
+        &[aelfric(), beorn().with("conditions", "[\"prone\"]")],
+        &[
+            ("Aelfric", "action", "defend"),
+            ("Beorn", "action", "change_stance"),
+            ("Beorn", "stance", "standing"),
+            ("Aelfric", "free_attack", "hold"),
+        ],
+        "5 5",
+    );
+    has(
+        &log,
+        &["Beorn chooses action: change stance", "Beorn is standing"],
     );
 }
