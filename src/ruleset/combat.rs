@@ -608,7 +608,7 @@ impl<'a> Compiler<'a> {
         complete.then_some(options)
     }
 
-    /// A reaction's table of results (RuneQuest's Parry and Dodge tables): a matrix like
+    /// A reaction's table of results (a Parry or a Dodge table): a matrix like
     /// an outcome's whose cells are words, each alone (`misses`) or followed by a number
     /// (`deduct_ap 200%`), read as `outcome.WORD` by `words`' places. A word is the same
     /// kind in every cell: a flag where always alone, else a number.
@@ -1665,7 +1665,7 @@ pub(super) fn compile_combat(
                             content(text),
                             "not a time of the knockback",
                             format!("`at = \"{other}\"`: a knockback comes once the wound is judged, or before the armour"),
-                            "write `at = \"wound\"` (the default) or `at = \"armour\"` (once the location is known, before the armour: RuneQuest's)",
+                            "write `at = \"wound\"` (the default) or `at = \"armour\"` (once the location is known, before the armour)",
                         );
                     }
                     None

@@ -46,7 +46,7 @@ pub struct Turn {
     /// Rolled for each combatant still in the fight at the start of each round (only
     /// the first round's where `keep_initiative` holds).
     pub initiative: Option<Number>,
-    /// What the log calls its roll (RuneQuest's "Strike Rank"); `initiative` when
+    /// What the log calls its roll (a system's own word for it); `initiative` when
     /// `None`.
     pub initiative_label: Option<Name>,
     /// After the first round, where this holds, the initiative rolled last is kept
