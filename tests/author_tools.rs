@@ -289,25 +289,25 @@ fn a_set_initiative_is_kept_where_the_ruleset_keeps_the_one_rolled() {
 
 #[test]
 fn a_set_initiative_sets_a_scripts_answer_aside() {
-    // RuneQuest SRD works initiative out in a script, which also starts the round: the
-    // script still runs (its Strike Rank die is rolled), its answer is set aside.
+    // Classic Fantasy works initiative out in a script, which rolls everyone's at once:
+    // the script still runs (its dice are rolled), its answer is set aside.
     let dir = shipped_with(
         "initiative-hook",
-        "runequest-srd",
+        "classic-fantasy",
         "sword_and_shield_duel.toml",
-        "name = \"Harald\"",
+        "name = \"Sir Aldric\"",
         "initiative = 1",
     );
     let (log, errors, code) = fight(&dir, &["--seed", "1"]);
     assert_eq!(code, Some(0), "{errors}");
     let first = between(&log, "Round 1\n", "acts");
     assert!(
-        first.contains("1D10 Strike Rank for Harald → ")
-            && first.contains("initiative Harald: 1\n"),
+        first.contains("1D10 initiative for Sir Aldric → ")
+            && first.contains("initiative Sir Aldric: 1\n"),
         "{first}"
     );
     assert!(
-        first.contains("order: Sigrun (22, 3 actions), Harald (1, 2 actions)"),
+        first.contains("order: Brigand Captain (20, 3 actions), Sir Aldric (1, 2 actions)"),
         "{first}"
     );
     let _ = fs::remove_dir_all(&dir);
