@@ -13,8 +13,8 @@ use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
-    AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
-    ExchangeContext, Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
+    AfterTime, BareHands, Case, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext,
+    Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::log::Event;
 use crate::names::Name;
@@ -685,7 +685,7 @@ impl FightHandle {
                 };
                 self.perform(whom, &effect.actions, &effect.name, env)?;
                 let case = match effect.decision {
-                    Some(decision) => self.chosen_case(effect, decision, winner, env)?,
+                    Some(decision) => self.chosen_case(&effect.cases, decision, winner, env)?,
                     None => effect
                         .cases
                         .iter()
@@ -699,17 +699,17 @@ impl FightHandle {
         Ok(())
     }
 
-    /// The case of an effect its winner chooses (the effect's `decision`) among those
-    /// whose guards hold, by name; one alone is taken without asking.
-    fn chosen_case<'e>(
+    /// The case `who` chooses (decision `decision`: an effect's, a round rule's) among
+    /// `cases` whose guards hold, by name; one alone is taken without asking.
+    pub(super) fn chosen_case<'e>(
         &self,
-        effect: &'e EffectRule,
+        cases: &'e [Case],
         decision: Name,
-        winner: usize,
+        who: usize,
         env: &mut FightEnv<'_>,
     ) -> Result<Option<&'e Case>, FightError> {
         let mut options: Vec<Name> = Vec::new();
-        for case in &effect.cases {
+        for case in cases {
             let holds = case.guard.as_ref().is_none_or(|guard| env.holds(guard));
             if let Some(name) = case.name.filter(|name| holds && !options.contains(name)) {
                 options.push(name);
@@ -718,9 +718,9 @@ impl FightHandle {
         let chosen = match options.as_slice() {
             [] => return Ok(None),
             [only] => *only,
-            _ => self.choose(winner, decision, options)?,
+            _ => self.choose(who, decision, options)?,
         };
-        Ok(effect.cases.iter().find(|case| {
+        Ok(cases.iter().find(|case| {
             case.name == Some(chosen) && case.guard.as_ref().is_none_or(|guard| env.holds(guard))
         }))
     }

@@ -208,23 +208,8 @@ impl FightHandle {
             }
             self.turn_actions(who, &rule.actions)?;
             if let Some(decision) = rule.decision {
-                let mut offered = Vec::new();
-                for option in &rule.options {
-                    let holds = match &option.guard {
-                        Some(guard) => self.evaluate(who, "", |env| env.holds(guard))?,
-                        None => true,
-                    };
-                    if let Some(name) = option.name.filter(|name| holds && !offered.contains(name))
-                    {
-                        offered.push(name);
-                    }
-                }
-                let chosen = match offered.as_slice() {
-                    [] => continue,
-                    [only] => *only,
-                    _ => self.choose(who, decision, offered)?,
-                };
-                if let Some(option) = rule.options.iter().find(|o| o.name == Some(chosen)) {
+                let mut env = FightEnv::new(self, who);
+                if let Some(option) = self.chosen_case(&rule.options, decision, who, &mut env)? {
                     self.turn_actions(who, &option.actions)?;
                 }
             }
