@@ -1331,6 +1331,7 @@ pub(super) fn compile_combat(
                 modifiers,
                 levels,
                 pass,
+                levels_by_roll: None,
             });
         }
     }
@@ -1815,6 +1816,7 @@ pub(super) fn compile_combat(
         tests,
         exchanges,
         levels: Default::default(),
+        level_tables: Default::default(),
         codes: Default::default(),
     })
 }

@@ -96,6 +96,15 @@ impl<'f> FightEnv<'f> {
         self.fight.combat().map(|combat| &combat.levels)
     }
 
+    /// The tables of levels by roll of the fight's combat.
+    pub fn level_tables(&self) -> &'f super::test::LevelTables {
+        static NONE: std::sync::LazyLock<super::test::LevelTables> =
+            std::sync::LazyLock::new(Default::default);
+        self.fight
+            .combat()
+            .map_or(&*NONE, |combat| &combat.level_tables)
+    }
+
     /// Whether one of `tests` was drawn by its level alone, its roll not yet drawn.
     fn merged(&self, tests: Tests) -> bool {
         let merged = |test: Option<TestResult>| test.is_some_and(|t| t.merged != 0);

@@ -36,6 +36,8 @@ pub struct Combat {
     pub exchanges: Vec<Exchange>,
     /// What an enumeration draws tests from, worked out once (`test::LevelCache`).
     pub(crate) levels: test::LevelCache,
+    /// The level of each roll of the tests that may be looked up, by target.
+    pub(crate) level_tables: test::LevelTables,
     /// The native code of the expressions, once the combat is specialised.
     pub(crate) codes: native::Codes,
 }
@@ -144,6 +146,11 @@ pub struct TestKind {
     pub pass: Vec<u32>,
     /// The skill the test is logged under; the test's label when `None`.
     pub skill_of: Option<SkillLabel>,
+    /// The rolls the level of a test may be looked up for, where the levels read nothing
+    /// but the test's roll, total and target (set when the combat is specialised): a
+    /// fight's test then finds its level in a table of its target
+    /// ([`test::LevelTables`]) rather than trying each level's guard.
+    pub levels_by_roll: Option<std::ops::RangeInclusive<i64>>,
 }
 
 /// Which skill a test is logged under (`skill_of`).

@@ -481,6 +481,40 @@ impl TestKind {
         for level in &mut self.levels {
             r.condition(&mut level.guard);
         }
+        self.levels_by_roll = self.rolls_to_look_up(r.reads);
+    }
+
+    /// The rolls whose levels a table may hold: those of a roll of plain dice, where
+    /// the total and every level's guard read the test alone (its roll, total and
+    /// target) and roll no die, so that a roll and a target always give the same level.
+    fn rolls_to_look_up(&self, reads: &[Read]) -> Option<std::ops::RangeInclusive<i64>> {
+        /// Tables longer than this are not worth their making (a d100 has 100 rows).
+        const MOST_ROLLS: i64 = 1_000;
+        let dice = match &self.roll {
+            Number::Roll(dice) => dice,
+            Number::Native(native) => match &native.tree {
+                Number::Roll(dice) => dice,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let test_alone = |slot: Slot| {
+            matches!(
+                reads[slot.0 as usize],
+                Read::TestRoll | Read::TestTotal | Read::TestTarget
+            )
+        };
+        let reads_else = |slot: Slot| !test_alone(slot);
+        let pure_total = self
+            .total
+            .as_ref()
+            .is_none_or(|total| !total.rolls() && !total.reads_any(&reads_else));
+        let pure_levels = self
+            .levels
+            .iter()
+            .all(|level| !level.guard.rolls() && !level.guard.reads_any(&reads_else));
+        let (least, most) = (dice.min(), dice.max());
+        (pure_total && pure_levels && most - least < MOST_ROLLS).then_some(least..=most)
     }
 }
 

@@ -2,9 +2,12 @@
 //! then the first level whose guard holds.
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-use parking_lot::Mutex;
+use foldhash::fast::FixedState;
+use parking_lot::{Mutex, RwLock};
 
 use crate::dice::DiceExpr;
 use crate::expr::Number;
@@ -38,8 +41,33 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
         env.bound.test.total = env.number_of(total);
     }
     env.bound.test.target = env.number_of(&kind.target) + modifiers(kind, env);
-    env.bound.test.level = level(kind, env);
+    env.bound.test.level = match &kind.levels_by_roll {
+        Some(rolls) if rolls.contains(&roll) => looked_up(kind, rolls, env),
+        _ => level(kind, env),
+    };
     env.bound.test
+}
+
+/// The level of the test bound, looked up in its kind's table for its target: what
+/// trying each level's guard gives, since those guards read only the roll, total and
+/// target, worked out the first time a fight of the combat meets that roll and target.
+fn looked_up(kind: &TestKind, rolls: &RangeInclusive<i64>, env: &mut FightEnv<'_>) -> u32 {
+    let test = env.bound.test;
+    let table = env.level_tables().of(kind.name, test.target, rolls);
+    let entry = &table[(test.roll - rolls.start()) as usize];
+    match entry.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            let level = level(kind, env);
+            entry.store(level, Ordering::Relaxed);
+            level
+        }
+        found => {
+            // Every test that fights in a debug build checks the table against the
+            // guards, which read and roll nothing else.
+            debug_assert_eq!(found, level(kind, env), "the level table of {}", kind.name);
+            found
+        }
+    }
 }
 
 /// The first level whose guard holds of the test bound; the loader requires at least
@@ -177,6 +205,47 @@ impl Clone for LevelCache {
 impl std::fmt::Debug for LevelCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("LevelCache")
+    }
+}
+
+/// The level of each roll of a test that may be looked up ([`TestKind::levels_by_roll`]),
+/// by test kind and target, from its least roll ([`UNKNOWN`] until a fight meets it):
+/// shared by the fights of a specialised combat, which meet a few targets thousands of
+/// times. A level is the same whichever fight works it out first, so the tables change
+/// no fight.
+#[derive(Default)]
+pub struct LevelTables(RwLock<HashMap<(Name, i64), Table, FixedState>>);
+
+/// The levels of a test kind against one target, by roll from the least.
+type Table = Arc<[AtomicU32]>;
+
+/// A roll whose level is not worked out yet.
+const UNKNOWN: u32 = u32::MAX;
+
+impl LevelTables {
+    /// The table of the test kind `kind` against `target`, made empty the first time.
+    fn of(&self, kind: Name, target: i64, rolls: &RangeInclusive<i64>) -> Table {
+        if let Some(table) = self.0.read().get(&(kind, target)) {
+            return table.clone();
+        }
+        self.0
+            .write()
+            .entry((kind, target))
+            .or_insert_with(|| rolls.clone().map(|_| AtomicU32::new(UNKNOWN)).collect())
+            .clone()
+    }
+}
+
+// A copy starts empty: what it keeps is worked out again where needed.
+impl Clone for LevelTables {
+    fn clone(&self) -> Self {
+        LevelTables::default()
+    }
+}
+
+impl std::fmt::Debug for LevelTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LevelTables")
     }
 }
 
