@@ -12,6 +12,7 @@ use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::{Key, Table, TableKind, Value};
 
+use super::tactics::{Pick, Rule};
 use super::{Core, WeaponPlace};
 use crate::ruleset::{Equipment, Weapon};
 
@@ -967,10 +968,23 @@ pub struct Considers {
 }
 
 impl Considers {
-    pub fn of(reads: &[Read]) -> Considers {
+    /// What the rules of a list, whose slots read `reads`, read of the option weighed. A
+    /// read within a collection that binds the same name (`other` in `all(opponents,
+    /// other.distance > 2)`, `item` in `any(weapons, item.thrusting)`) reads the member
+    /// gone through, not the option, and asks for no look-up.
+    pub fn of(reads: &[Read], rules: &[Rule]) -> Considers {
         let mut considers = Considers::default();
-        for read in reads {
-            match read {
+        let binds = |collections: &[Slot], other: bool| {
+            collections.iter().any(|c| match reads[c.0 as usize] {
+                Read::EachOpponent | Read::EachCombatant => other,
+                Read::EachWeapon(_) => !other,
+                _ => false,
+            })
+        };
+        let mut visit = |slot: Slot, within: &[Slot]| {
+            let other = |who: &Who| *who != Who::Me && !(*who == Who::Other && binds(within, true));
+            let item = || !binds(within, false);
+            match &reads[slot.0 as usize] {
                 Read::Characteristic(who, _)
                 | Read::Skill(who, _)
                 | Read::Statistic(who, _)
@@ -992,23 +1006,36 @@ impl Considers {
                 | Read::Number(who)
                 | Read::NoValues { who, .. }
                 | Read::Allies(who)
-                | Read::Engaged(who) => considers.other |= *who != Who::Me,
+                | Read::Engaged(who) => considers.other |= other(who),
                 Read::WeaponSkill(who) => {
-                    considers.other |= *who != Who::Me;
-                    considers.item = true;
+                    considers.other |= other(who);
+                    considers.item |= item();
                 }
-                Read::Distance => considers.other = true,
+                Read::Distance => considers.other |= !binds(within, true),
                 Read::ItemTrait(_)
                 | Read::ItemSize
                 | Read::ItemReach
                 | Read::ItemHands
                 | Read::ItemArmour
-                | Read::ItemDamage => considers.item = true,
+                | Read::ItemDamage => considers.item |= item(),
                 Read::LocationArmour
                 | Read::LocationHitPoints
                 | Read::LocationMaxHitPoints
                 | Read::Location => considers.location = true,
                 _ => {}
+            }
+        };
+        let mut within = Vec::new();
+        for rule in rules {
+            match &rule.pick {
+                Pick::Option(_) => {}
+                Pick::First(condition) => condition.visit_reads(&mut visit, &mut within),
+                Pick::Highest(score) | Pick::Lowest(score) => {
+                    score.visit_reads(&mut visit, &mut within)
+                }
+            }
+            if let Some(guard) = &rule.guard {
+                guard.visit_reads(&mut visit, &mut within);
             }
         }
         considers
@@ -1331,6 +1358,52 @@ impl<'a> Env for DecisionView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `other` and `item` read only of the members of a collection ask for no look-up of
+    /// the option weighed; read outside one, they do.
+    #[test]
+    fn an_option_is_looked_up_only_for_what_the_rules_read_of_it() {
+        use crate::expr::{Condition, Number};
+        let reads = [
+            Read::EachOpponent,
+            Read::Out(Who::Other),
+            Read::EachWeapon(WeaponPlace::InHand),
+            Read::ItemHands,
+        ];
+        let rule = |pick, guard| Rule { pick, guard };
+        let of_members = [
+            rule(
+                Pick::Option(Name::new("attack")),
+                Some(Condition::Any(Slot(0), Box::new(Condition::Read(Slot(1))))),
+            ),
+            rule(
+                Pick::Highest(Number::Count(
+                    Slot(2),
+                    Box::new(Condition::Compare(
+                        crate::expr::Comparison::Greater,
+                        Box::new(Number::Read(Slot(3))),
+                        Box::new(Number::Const(1)),
+                    )),
+                )),
+                None,
+            ),
+        ];
+        assert_eq!(Considers::of(&reads, &of_members), Considers::default());
+        // The same names read outside a collection name the option.
+        let of_option = [
+            rule(Pick::First(Condition::Read(Slot(1))), None),
+            rule(Pick::Highest(Number::Read(Slot(3))), None),
+        ];
+        let considers = Considers::of(&reads, &of_option);
+        assert!(considers.other && considers.item && !considers.location);
+        // Within a collection of weapons, `other` is still the option's.
+        let crossed = [rule(
+            Pick::First(Condition::Any(Slot(2), Box::new(Condition::Read(Slot(1))))),
+            None,
+        )];
+        let considers = Considers::of(&reads, &crossed);
+        assert!(considers.other && !considers.item);
+    }
 
     #[test]
     fn nested_collections_put_back_each_binding_however_deep() {

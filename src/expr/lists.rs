@@ -213,3 +213,106 @@ impl Symbol {
         }
     }
 }
+
+/// What [`Condition::visit_reads`] hands each read: its slot, and the collections it is
+/// read within (the innermost last), so that a caller can tell a name the collection
+/// binds (`other` in `any(opponents, other.prone)`) from the same name bound outside.
+pub type ReadVisit<'a> = &'a mut dyn FnMut(Slot, &[Slot]);
+
+impl Condition {
+    /// Visit every read of this condition, with the collections it is read within.
+    pub fn visit_reads(&self, visit: ReadVisit<'_>, within: &mut Vec<Slot>) {
+        match self {
+            Condition::Const(_) => {}
+            Condition::Read(slot) => visit(*slot, within),
+            Condition::Not(a) => a.visit_reads(visit, within),
+            Condition::AllOf(members) | Condition::AnyOf(members) => {
+                for member in members {
+                    member.visit_reads(visit, within);
+                }
+            }
+            Condition::Compare(_, a, b) => {
+                a.visit_reads(visit, within);
+                b.visit_reads(visit, within);
+            }
+            Condition::Same(_, a, b) => {
+                a.visit_reads(visit, within);
+                b.visit_reads(visit, within);
+            }
+            Condition::Equal(_, a, b) => {
+                a.visit_reads(visit, within);
+                b.visit_reads(visit, within);
+            }
+            Condition::If(condition, then, otherwise) => {
+                condition.visit_reads(visit, within);
+                then.visit_reads(visit, within);
+                otherwise.visit_reads(visit, within);
+            }
+            Condition::Any(over, body) | Condition::All(over, body) => {
+                visit(*over, within);
+                within.push(*over);
+                body.visit_reads(visit, within);
+                within.pop();
+            }
+            Condition::Native(native) => native.tree.visit_reads(visit, within),
+        }
+    }
+}
+
+impl Number {
+    /// Visit every read of this number, with the collections it is read within.
+    pub fn visit_reads(&self, visit: ReadVisit<'_>, within: &mut Vec<Slot>) {
+        match self {
+            Number::Const(_) | Number::Roll(_) => {}
+            Number::Read(slot)
+            | Number::RollSlot(slot)
+            | Number::DiceBound(slot, _)
+            | Number::DiceCount(slot) => visit(*slot, within),
+            Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => {
+                a.visit_reads(visit, within)
+            }
+            Number::Add(a, b)
+            | Number::Subtract(a, b)
+            | Number::Multiply(a, b)
+            | Number::Divide(a, b, _)
+            | Number::Maximise(a, b) => {
+                a.visit_reads(visit, within);
+                b.visit_reads(visit, within);
+            }
+            Number::Min(all) | Number::Max(all) => {
+                for a in all {
+                    a.visit_reads(visit, within);
+                }
+            }
+            Number::Rank(symbol) | Number::LookupMember(_, symbol) => {
+                symbol.visit_reads(visit, within)
+            }
+            Number::Count(over, body) => {
+                visit(*over, within);
+                within.push(*over);
+                body.visit_reads(visit, within);
+                within.pop();
+            }
+            Number::Native(native) => native.tree.visit_reads(visit, within),
+            Number::If(condition, then, otherwise) => {
+                condition.visit_reads(visit, within);
+                then.visit_reads(visit, within);
+                otherwise.visit_reads(visit, within);
+            }
+        }
+    }
+}
+
+impl Symbol {
+    fn visit_reads(&self, visit: ReadVisit<'_>, within: &mut Vec<Slot>) {
+        match self {
+            Symbol::Const(_) => {}
+            Symbol::Read(slot) => visit(*slot, within),
+            Symbol::If(condition, then, otherwise) => {
+                condition.visit_reads(visit, within);
+                then.visit_reads(visit, within);
+                otherwise.visit_reads(visit, within);
+            }
+        }
+    }
+}

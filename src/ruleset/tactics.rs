@@ -131,7 +131,7 @@ pub(super) fn compile_lists(
         lists.insert(
             Name::new(decision),
             PriorityList {
-                considers: Considers::of(&scope.reads),
+                considers: Considers::of(&scope.reads, &rules),
                 reads: scope.reads,
                 rules,
                 written,
