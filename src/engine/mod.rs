@@ -5,6 +5,7 @@
 
 mod chooser;
 mod merged;
+pub mod model;
 mod observer;
 pub mod pipeline;
 mod primitives;

@@ -3,10 +3,10 @@
 //! (the script module turns them into rhai errors with the script's position).
 
 use crate::dice::DiceExpr;
+use crate::engine::model::{Armour, Weapon};
 use crate::log::Event;
 use crate::names::Name;
 use crate::parse::parse_dice;
-use crate::ruleset::{Armour, Weapon};
 use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{

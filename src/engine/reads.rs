@@ -13,7 +13,7 @@ use crate::source::Spanned;
 use crate::tables::{Key, Table, TableKind, Value};
 
 use super::{Core, WeaponPlace};
-use crate::ruleset::{Equipment, Weapon};
+use crate::engine::model::{Equipment, Weapon};
 
 /// The names of a ruleset that expressions may use: what the ruleset declares, so that
 /// a misspelt one is a `check` error.

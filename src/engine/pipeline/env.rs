@@ -13,8 +13,8 @@ use super::super::reads::{
 };
 use super::super::{Core, FightHandle};
 use super::native::Codes;
+use crate::engine::model::Equipment;
 use crate::names::Name;
-use crate::ruleset::Equipment;
 use crate::scenario::Statistic;
 
 /// The code of a fight without `combat.toml`: none.

@@ -16,9 +16,9 @@ use super::{
     AfterTime, BareHands, Case, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext,
     Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
+use crate::engine::model::Weapon;
 use crate::log::Event;
 use crate::names::Name;
-use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::{Action, ActionExpr, Amount, Duration, Length};
 

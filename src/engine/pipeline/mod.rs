@@ -340,7 +340,7 @@ pub enum ReactionWeapon {
 impl ReactionWeapon {
     /// Whether `weapon` is one this choice looks for (before falling back to the first
     /// in hand).
-    pub fn fits(&self, weapon: &crate::ruleset::Weapon) -> bool {
+    pub fn fits(&self, weapon: &crate::engine::model::Weapon) -> bool {
         match self {
             ReactionWeapon::Nothing => false,
             ReactionWeapon::First => true,

@@ -14,7 +14,7 @@ use super::super::Core;
 use super::super::reads::{BitsOf, Bound, Read, Who, World};
 use super::native;
 use super::{Combat, EffectsStage, Exchange, Reaction, TestKind, Turn, TurnRule};
-use crate::ruleset::Equipment;
+use crate::engine::model::Equipment;
 use crate::scenario::CombatantSpec;
 
 /// What each read of `combat.toml` is known to give for the whole of a fight (`None`:

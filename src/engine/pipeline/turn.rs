@@ -6,8 +6,8 @@ use super::super::state::WeaponPlace;
 use super::super::{FightError, FightHandle, HookArgument};
 use super::env::FightEnv;
 use super::{Combat, Hands, TurnRule};
+use crate::engine::model::Weapon;
 use crate::names::Name;
-use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
 

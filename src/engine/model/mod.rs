@@ -1,0 +1,7 @@
+//! The model a fight runs, as the engine defines it: plain data the loaders build from
+//! a ruleset's and a scenario's files (decoding, resolving and diagnostics are theirs),
+//! one family of types a file.
+
+mod equipment;
+
+pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
