@@ -29,8 +29,8 @@ use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
 use crate::names::Name;
 use crate::ruleset::Ruleset;
-use crate::scenario::Scenario;
 use crate::script::{HookValue, Hooks, ScriptFailure};
+use model::Scenario;
 use reads::TestResult;
 
 /// Why a fight stopped before its end.
@@ -855,7 +855,7 @@ impl FightHandle {
     }
 
     /// The scenario's scripted choices that the fight never used, in file order.
-    pub fn unused_choices(&self) -> Vec<crate::scenario::ScriptedChoice> {
+    pub fn unused_choices(&self) -> Vec<model::ScriptedChoice> {
         self.0.chooser.lock().unused()
     }
 

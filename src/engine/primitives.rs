@@ -4,10 +4,10 @@
 
 use crate::dice::DiceExpr;
 use crate::engine::model::{Armour, Weapon};
+use crate::engine::model::{Skill, Statistic};
 use crate::log::Event;
 use crate::names::Name;
 use crate::parse::parse_dice;
-use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
     Action, ActionExpr, Amount, Cell, Duration, DurationUnit, Key, Length, ModifierValue, RollRow,

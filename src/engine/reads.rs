@@ -1160,7 +1160,7 @@ impl<'a> World<'a> {
             Read::Skill(who, name) => combatant(*who).map_or(0, |c| c.skill(*name)),
             Read::Statistic(who, name) => combatant(*who)
                 .and_then(|c| match c.statistic(*name) {
-                    Some(crate::scenario::Statistic::Number(n)) => Some(*n),
+                    Some(crate::engine::model::Statistic::Number(n)) => Some(*n),
                     _ => None,
                 })
                 .unwrap_or(0),
@@ -1193,7 +1193,7 @@ impl<'a> World<'a> {
             }),
             Read::SkillOf(who, statistic) => {
                 combatant(*who).map_or(0, |c| match c.statistic(*statistic) {
-                    Some(crate::scenario::Statistic::Text(skill)) => c.skill(*skill),
+                    Some(crate::engine::model::Statistic::Text(skill)) => c.skill(*skill),
                     _ => c
                         .spec
                         .skills

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use crate::engine::model::{CombatantSpec, Skill, Statistic};
 use crate::names::{Name, NameList, NameMap};
-use crate::scenario::{CombatantSpec, Skill, Statistic};
 
 /// A combatant in the fight: the scenario's figures, and what has happened to them.
 #[derive(Clone, Debug)]

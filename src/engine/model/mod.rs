@@ -3,5 +3,7 @@
 //! one family of types a file.
 
 mod equipment;
+mod scenario;
 
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
+pub use scenario::{CombatantSpec, Scenario, ScriptedChoice, Skill, Statistic};

@@ -443,7 +443,7 @@ impl FightHandle {
         let core = self.core();
         let combatant = &core.combatants[who];
         match combatant.statistic(statistic) {
-            Some(crate::scenario::Statistic::Text(skill)) => *skill,
+            Some(crate::engine::model::Statistic::Text(skill)) => *skill,
             _ => combatant
                 .spec
                 .skills
