@@ -1,6 +1,6 @@
 //! What a ruleset's scripts may read and do in a fight. Each primitive checks its
 //! arguments and logs what it changes; errors are messages for the script's author
-//! (the script module turns them into rhai errors with the script's position).
+//! (the script module turns them into script errors with the script's position).
 
 use crate::dice::DiceExpr;
 use crate::engine::model::{Armour, Weapon};

@@ -26,8 +26,9 @@ pub use problem::{RulesetProblem, UnknownName};
 
 pub use settings::{Settings, StatisticKind};
 
+use crate::engine::RulesetHooks;
 use crate::engine::tactics::WrittenRule;
-use crate::script::{Script, new_engine};
+use crate::script::{Script, ScriptHooks, new_engine};
 use crate::source::SourceFile;
 use crate::tables::{Table, TableKind};
 
@@ -67,6 +68,8 @@ pub struct Ruleset {
     pub equipment_file: Option<SourceFile>,
     /// The sandboxed engine the scripts were compiled on, and will run on.
     pub engine: Arc<rhai::Engine>,
+    /// The scripts as the engine calls them (a [`ScriptHooks`] over `scripts`).
+    pub hooks: Arc<dyn RulesetHooks>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -430,6 +433,18 @@ pub fn load_all(dir: &Path) -> Loaded {
                 .enumerate()
                 .map(|(index, table)| (table.name.value.clone(), index))
                 .collect();
+            let engine = Arc::new(engine);
+            let hooks = ScriptHooks::new(
+                Arc::clone(&engine),
+                resolved.scripts.clone(),
+                resolved.formulas.clone(),
+                &resolved.settings.hooks,
+                resolved
+                    .settings
+                    .tactics
+                    .as_ref()
+                    .map(|name| name.get_ref().as_str()),
+            );
             let ruleset = Ruleset {
                 dir: shown,
                 settings: resolved.settings,
@@ -447,7 +462,8 @@ pub fn load_all(dir: &Path) -> Loaded {
                 style_files,
                 settings_file,
                 equipment_file,
-                engine: Arc::new(engine),
+                engine,
+                hooks: Arc::new(hooks),
             };
             Loaded {
                 ruleset: Some(ruleset),
