@@ -2,6 +2,11 @@
 //! and the end of the fight. It knows no game: each step asks the ruleset, through the
 //! hooks named in its ruleset.toml, and the hooks act on the fight through the primitives
 //! of [`FightHandle`], every one of which logs what it does.
+//!
+//! It imports no loader and no script module: it defines what it runs, the model
+//! ([`model`]: equipment, the scenario, the settings it reads), the rules of a ruleset
+//! ([`Rules`]) and the hooks it calls ([`RulesetHooks`]); the loaders build them from
+//! the files, and the script module implements the hooks.
 
 mod chooser;
 pub mod hooks;
@@ -11,6 +16,7 @@ mod observer;
 pub mod pipeline;
 mod primitives;
 pub mod reads;
+mod rules;
 mod state;
 pub mod tactics;
 
@@ -25,12 +31,12 @@ pub use chooser::{Chooser, Decision, FirstOption, ScriptedChooser};
 pub use hooks::{HookArgument, HookError, HookFailure, RulesetHooks};
 pub use observer::{FightObserver, Resolved};
 pub use primitives::{Primitive, RowRolled, ScriptCall};
+pub use rules::Rules;
 pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, WeaponState};
 
 use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
 use crate::names::Name;
-use crate::ruleset::Ruleset;
 use model::Scenario;
 use reads::TestResult;
 
@@ -222,7 +228,7 @@ struct Waiting {
 }
 
 struct Shared {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<Rules>,
     hooks: Arc<dyn RulesetHooks>,
     /// Whether the ruleset names a `choices` hook: asked twice a turn, looked up once.
     choices_hook: bool,
@@ -277,7 +283,7 @@ pub struct FightSetup {
 
 impl FightHandle {
     pub fn new(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<Rules>,
         scenario: &Scenario,
         setup: FightSetup,
     ) -> Result<Self, FightError> {
@@ -370,7 +376,8 @@ impl FightHandle {
         })))
     }
 
-    pub fn ruleset(&self) -> &Ruleset {
+    /// The rules the fight runs.
+    pub fn ruleset(&self) -> &Rules {
         &self.0.ruleset
     }
 
@@ -573,7 +580,7 @@ impl FightHandle {
             combatants,
         });
         self.set_up_all()?;
-        let max_rounds = *ruleset.settings.sequence.max_rounds.get_ref();
+        let max_rounds = ruleset.settings.max_rounds;
         for round in 1..=max_rounds {
             self.core().round = round;
             self.emit(|| Event::RoundStarted { round });
@@ -595,7 +602,7 @@ impl FightHandle {
                         return Ok(outcome);
                     }
                 }
-                if !acted || !ruleset.settings.sequence.cycle {
+                if !acted || !ruleset.settings.cycle {
                     break;
                 }
             }

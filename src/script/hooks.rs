@@ -15,9 +15,9 @@ use toml::Spanned;
 use super::{Limits, Script, is_runaway, span_of};
 use crate::engine::hooks::{self, HookError, HookFailure, RulesetHooks};
 use crate::engine::pipeline::ExchangeContext;
-use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
+use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument, Rules};
 use crate::names::Name;
-use crate::ruleset::{Formula, Ruleset};
+use crate::ruleset::Formula;
 use crate::source::Span;
 
 /// A rhai error while a fight ran.
@@ -536,8 +536,8 @@ pub struct TacticsChooser {
 }
 
 impl TacticsChooser {
-    pub fn new(ruleset: &Ruleset) -> Self {
-        let module = ScriptHooks::of(&*ruleset.hooks).and_then(|hooks| hooks.tactics);
+    pub fn new(rules: &Rules) -> Self {
+        let module = ScriptHooks::of(&*rules.hooks).and_then(|hooks| hooks.tactics);
         TacticsChooser { module }
     }
 }

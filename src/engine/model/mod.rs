@@ -4,6 +4,8 @@
 
 mod equipment;
 mod scenario;
+mod settings;
 
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
 pub use scenario::{CombatantSpec, Scenario, ScriptedChoice, Skill, Statistic};
+pub use settings::{FightLimits, FightSettings};
