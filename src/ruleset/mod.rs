@@ -7,7 +7,6 @@
 mod combat;
 mod decisions;
 mod equipment;
-mod formula;
 mod problem;
 mod resolve;
 mod settings;
@@ -20,9 +19,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use crate::expr::Formula;
 pub use crate::names::suggest;
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
-pub use formula::Formula;
 pub use problem::{RulesetProblem, UnknownName};
 
 pub use settings::{Settings, StatisticKind};

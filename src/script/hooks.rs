@@ -16,8 +16,8 @@ use super::{Limits, Script, is_runaway, span_of};
 use crate::engine::hooks::{self, HookError, HookFailure, RulesetHooks};
 use crate::engine::pipeline::ExchangeContext;
 use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument, Rules};
+use crate::expr::Formula;
 use crate::names::Name;
-use crate::ruleset::Formula;
 use crate::source::Span;
 
 /// A rhai error while a fight ran.
@@ -115,7 +115,7 @@ impl From<WrongReturn> for HookError {
 struct HookValue<'h> {
     value: Dynamic,
     hook: &'h str,
-    /// The script (an index of [`ScriptHooks::scripts`]) and function it came from;
+    /// The script (an index of the host's `scripts`) and function it came from;
     /// `None` when the ruleset names no function for the hook.
     function: Option<(usize, &'h str)>,
 }
