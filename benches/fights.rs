@@ -118,6 +118,7 @@ fn ruleset_load(c: &mut Criterion) {
             b.iter(|| {
                 affray::ruleset::load(&dir)
                     .expect("a shipped ruleset")
+                    .rules
                     .tables
                     .len()
             })

@@ -150,7 +150,7 @@ fn check_ruleset(dir: &Path) {
     let _ = ruleset.summary();
     serde_json::to_string(&ruleset.dump()).expect("a loaded ruleset dumps as JSON");
     let find = |name: &str| ruleset.table(name);
-    for table in &ruleset.tables {
+    for table in &ruleset.rules.tables {
         if let Err(error) = roll_on_table(table, &find, &mut DiceSource::seeded(0)) {
             render(&error);
         }

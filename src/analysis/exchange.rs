@@ -109,8 +109,10 @@ impl Exchange {
     /// Run the exchange with these dice: what it amounts to, what it did to the defender
     /// (read from the typed events) and the dice it rolled.
     pub fn play(&self, dice: DiceSource) -> Result<Played, FightError> {
-        let tactics =
-            ScriptedChooser::new(&self.scenario.choices, TacticsChooser::new(&self.ruleset));
+        let tactics = ScriptedChooser::new(
+            &self.scenario.choices,
+            TacticsChooser::new(&self.ruleset.rules),
+        );
         let chooser = Focus {
             attacker: self.attacker,
             defender: self.defender_name().to_string(),
@@ -123,7 +125,7 @@ impl Exchange {
             log: Log::Outcomes,
             observer: None,
         };
-        let fight = FightHandle::new(Arc::clone(&self.ruleset), &self.scenario, setup)?;
+        let fight = FightHandle::new(Arc::clone(&self.ruleset.rules), &self.scenario, setup)?;
         fight.run_one_turn(self.attacker)?;
         let events = fight.take_events();
         if let Some(action) = &self.action {

@@ -34,14 +34,14 @@ pub fn seeded_fight(
     seed: u64,
     log: Log,
 ) -> Result<FightHandle, FightError> {
-    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(ruleset));
+    let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset.rules));
     let setup = FightSetup {
         dice: DiceSource::seeded(seed),
         chooser: Box::new(chooser),
         log,
         observer: None,
     };
-    FightHandle::new(Arc::clone(ruleset), scenario, setup)
+    FightHandle::new(Arc::clone(&ruleset.rules), scenario, setup)
 }
 
 /// One seeded fight with the scenario's scripted choices and the ruleset's tactics,

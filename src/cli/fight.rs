@@ -58,14 +58,15 @@ pub fn run(args: FightArgs<'_>) -> Result<(), Problems> {
             (fight, Some(session))
         }
         None => {
-            let chooser = ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset));
+            let chooser =
+                ScriptedChooser::new(&scenario.choices, TacticsChooser::new(&ruleset.rules));
             let setup = FightSetup {
                 dice,
                 chooser: Box::new(chooser),
                 log: Log::Full,
                 observer: None,
             };
-            let fight = FightHandle::new(Arc::clone(&ruleset), &scenario, setup)
+            let fight = FightHandle::new(Arc::clone(&ruleset.rules), &scenario, setup)
                 .map_err(|e| vec![miette::Report::new(e)])?;
             (fight, None)
         }

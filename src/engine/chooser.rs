@@ -4,8 +4,8 @@
 
 use std::collections::VecDeque;
 
+use crate::engine::model::ScriptedChoice;
 use crate::names::Name;
-use crate::scenario::ScriptedChoice;
 
 use super::{FightError, FightHandle};
 

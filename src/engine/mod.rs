@@ -2,13 +2,21 @@
 //! and the end of the fight. It knows no game: each step asks the ruleset, through the
 //! hooks named in its ruleset.toml, and the hooks act on the fight through the primitives
 //! of [`FightHandle`], every one of which logs what it does.
+//!
+//! It imports no loader and no script module: it defines what it runs, the model
+//! ([`model`]: equipment, the scenario, the settings it reads), the rules of a ruleset
+//! ([`Rules`]) and the hooks it calls ([`RulesetHooks`]); the loaders build them from
+//! the files, and the script module implements the hooks.
 
 mod chooser;
+pub mod hooks;
 mod merged;
+pub mod model;
 mod observer;
 pub mod pipeline;
 mod primitives;
 pub mod reads;
+mod rules;
 mod state;
 pub mod tactics;
 
@@ -20,16 +28,16 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 pub use chooser::{Chooser, Decision, FirstOption, ScriptedChooser};
+pub use hooks::{HookArgument, HookError, HookFailure, RulesetHooks};
 pub use observer::{FightObserver, Resolved};
 pub use primitives::{Primitive, RowRolled, ScriptCall};
+pub use rules::Rules;
 pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, WeaponState};
 
 use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
 use crate::names::Name;
-use crate::ruleset::Ruleset;
-use crate::scenario::Scenario;
-use crate::script::{HookValue, Hooks, ScriptFailure};
+use model::Scenario;
 use reads::TestResult;
 
 /// Why a fight stopped before its end.
@@ -52,14 +60,15 @@ pub enum FightError {
     #[diagnostic(transparent)]
     Dice(#[from] RollError),
 
+    /// A script failed while it ran: a hook, a row's script, the tactics module.
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Script(Box<ScriptFailure>),
+    Script(Box<HookFailure>),
 
     /// A hook returned another type than the engine reads from it.
     #[error(transparent)]
     #[diagnostic(transparent)]
-    WrongReturn(Box<crate::script::WrongReturn>),
+    WrongReturn(Box<HookFailure>),
 
     /// A rule of `combat.toml` that the fight cannot follow (what `check` cannot see,
     /// such as a table a script removed).
@@ -219,8 +228,8 @@ struct Waiting {
 }
 
 struct Shared {
-    ruleset: Arc<Ruleset>,
-    hooks: Hooks,
+    ruleset: Arc<Rules>,
+    hooks: Arc<dyn RulesetHooks>,
     /// Whether the ruleset names a `choices` hook: asked twice a turn, looked up once.
     choices_hook: bool,
     /// Whether the dice are an enumeration's, which draws a test by its level alone
@@ -274,13 +283,13 @@ pub struct FightSetup {
 
 impl FightHandle {
     pub fn new(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<Rules>,
         scenario: &Scenario,
         setup: FightSetup,
     ) -> Result<Self, FightError> {
-        let hooks = Hooks::from_ruleset(&ruleset);
+        let hooks = Arc::clone(&ruleset.hooks);
         let native = |hook: &str| ruleset.combat.as_ref().is_some_and(|c| c.provides(hook));
-        for hook in Hooks::REQUIRED {
+        for hook in self::hooks::REQUIRED {
             if !hooks.has(hook) && !native(hook) {
                 return Err(FightError::MissingHook {
                     ruleset: ruleset.dir.clone(),
@@ -367,7 +376,8 @@ impl FightHandle {
         })))
     }
 
-    pub fn ruleset(&self) -> &Ruleset {
+    /// The rules the fight runs.
+    pub fn ruleset(&self) -> &Rules {
         &self.0.ruleset
     }
 
@@ -504,12 +514,43 @@ impl FightHandle {
         message
     }
 
-    fn hook(&self, hook: &'static str, args: &[HookArgument]) -> Result<HookValue<'_>, FightError> {
-        let result = self.0.hooks.call(&self.0.ruleset, hook, self, args);
+    /// The ruleset's hooks, as the engine calls them; the script host finds itself in
+    /// them.
+    pub fn hooks(&self) -> &dyn RulesetHooks {
+        &*self.0.hooks
+    }
+
+    /// Make a call of the ruleset's hooks; an error that must stop the fight, raised in
+    /// a primitive the hook called, is the fight's error rather than the hook's.
+    fn hooked<T>(
+        &self,
+        call: impl FnOnce(&dyn RulesetHooks) -> Result<T, HookError>,
+    ) -> Result<T, FightError> {
+        let result = call(&*self.0.hooks);
         if let Some(fatal) = self.core().fatal.take() {
             return Err(fatal);
         }
-        result.map_err(|failure| FightError::Script(Box::new(failure)))
+        result.map_err(FightError::from)
+    }
+
+    /// Call `hook` for what it does.
+    fn hook(&self, hook: &str, args: &[HookArgument]) -> Result<(), FightError> {
+        self.hooked(|hooks| hooks.call(self, hook, args))
+    }
+
+    /// Call `hook` for a whole number.
+    fn hook_number(&self, hook: &str, args: &[HookArgument]) -> Result<i64, FightError> {
+        self.hooked(|hooks| hooks.number(self, hook, args))
+    }
+
+    /// Call `hook` for `true` or `false`.
+    fn hook_flag(&self, hook: &str, args: &[HookArgument]) -> Result<bool, FightError> {
+        self.hooked(|hooks| hooks.flag(self, hook, args))
+    }
+
+    /// Call `hook` for a list of names.
+    fn hook_names(&self, hook: &str, args: &[HookArgument]) -> Result<Vec<Name>, FightError> {
+        self.hooked(|hooks| hooks.names(self, hook, args))
     }
 
     fn has_hook(&self, hook: &str) -> bool {
@@ -539,7 +580,7 @@ impl FightHandle {
             combatants,
         });
         self.set_up_all()?;
-        let max_rounds = *ruleset.settings.sequence.max_rounds.get_ref();
+        let max_rounds = ruleset.settings.max_rounds;
         for round in 1..=max_rounds {
             self.core().round = round;
             self.emit(|| Event::RoundStarted { round });
@@ -561,7 +602,7 @@ impl FightHandle {
                         return Ok(outcome);
                     }
                 }
-                if !acted || !ruleset.settings.sequence.cycle {
+                if !acted || !ruleset.settings.cycle {
                     break;
                 }
             }
@@ -756,12 +797,10 @@ impl FightHandle {
         let mut after = Vec::new();
         for waiter in self.waiters(who, true) {
             let first = !self.has_hook("interrupt")
-                || self
-                    .hook(
-                        "interrupt",
-                        &[HookArgument::Who(waiter), HookArgument::Who(who)],
-                    )?
-                    .flag(self.ruleset())?;
+                || self.hook_flag(
+                    "interrupt",
+                    &[HookArgument::Who(waiter), HookArgument::Who(who)],
+                )?;
             if first { &mut before } else { &mut after }.push(waiter);
         }
         for &waiter in &before {
@@ -854,7 +893,7 @@ impl FightHandle {
     }
 
     /// The scenario's scripted choices that the fight never used, in file order.
-    pub fn unused_choices(&self) -> Vec<crate::scenario::ScriptedChoice> {
+    pub fn unused_choices(&self) -> Vec<model::ScriptedChoice> {
         self.0.chooser.lock().unused()
     }
 
@@ -995,11 +1034,4 @@ impl FightHandle {
             standing,
         })
     }
-}
-
-/// An argument the engine passes to a hook after the fight itself.
-#[derive(Clone, Debug)]
-pub enum HookArgument {
-    Who(usize),
-    Text(String),
 }

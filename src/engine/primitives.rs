@@ -1,13 +1,13 @@
 //! What a ruleset's scripts may read and do in a fight. Each primitive checks its
 //! arguments and logs what it changes; errors are messages for the script's author
-//! (the script module turns them into rhai errors with the script's position).
+//! (the script module turns them into script errors with the script's position).
 
 use crate::dice::DiceExpr;
+use crate::engine::model::{Armour, Weapon};
+use crate::engine::model::{Skill, Statistic};
 use crate::log::Event;
 use crate::names::Name;
 use crate::parse::parse_dice;
-use crate::ruleset::{Armour, Weapon};
-use crate::scenario::{Skill, Statistic};
 use crate::source::SourceFile;
 use crate::tables::{
     Action, ActionExpr, Amount, Cell, Duration, DurationUnit, Key, Length, ModifierValue, RollRow,

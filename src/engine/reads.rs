@@ -14,7 +14,7 @@ use crate::tables::{Key, Table, TableKind, Value};
 
 use super::tactics::{Pick, Rule};
 use super::{Core, WeaponPlace};
-use crate::ruleset::{Equipment, Weapon};
+use crate::engine::model::{Equipment, Weapon};
 
 /// The names of a ruleset that expressions may use: what the ruleset declares, so that
 /// a misspelt one is a `check` error.
@@ -1187,7 +1187,7 @@ impl<'a> World<'a> {
             Read::Skill(who, name) => combatant(*who).map_or(0, |c| c.skill(*name)),
             Read::Statistic(who, name) => combatant(*who)
                 .and_then(|c| match c.statistic(*name) {
-                    Some(crate::scenario::Statistic::Number(n)) => Some(*n),
+                    Some(crate::engine::model::Statistic::Number(n)) => Some(*n),
                     _ => None,
                 })
                 .unwrap_or(0),
@@ -1220,7 +1220,7 @@ impl<'a> World<'a> {
             }),
             Read::SkillOf(who, statistic) => {
                 combatant(*who).map_or(0, |c| match c.statistic(*statistic) {
-                    Some(crate::scenario::Statistic::Text(skill)) => c.skill(*skill),
+                    Some(crate::engine::model::Statistic::Text(skill)) => c.skill(*skill),
                     _ => c
                         .spec
                         .skills

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use crate::engine::model::{CombatantSpec, Skill, Statistic};
 use crate::names::{Name, NameList, NameMap};
-use crate::scenario::{CombatantSpec, Skill, Statistic};
 
 /// A combatant in the fight: the scenario's figures, and what has happened to them.
 #[derive(Clone, Debug)]
@@ -13,7 +13,7 @@ pub struct Combatant {
     /// Hit points per location (one location `total` where the ruleset has none).
     pub locations: NameMap<Location>,
     pub weapons: Vec<WeaponState>,
-    /// The traits of the weapons in hand, as bits ([`crate::ruleset::Weapon::trait_bits`]):
+    /// The traits of the weapons in hand, as bits ([`crate::engine::model::Weapon::trait_bits`]):
     /// kept by [`Combatant::refresh_in_hand`] whenever a weapon changes place.
     pub in_hand_traits: u64,
     /// The conditions in effect, in the order they were set; changed only through
@@ -57,9 +57,9 @@ pub struct WeaponState {
     /// Dropped where it struck: left in this combatant's wound (a blow that leaves it there), until
     /// it is readied again.
     pub lodged_in: Option<usize>,
-    /// The weapon's traits as bits ([`crate::ruleset::Weapon::trait_bits`]).
+    /// The weapon's traits as bits ([`crate::engine::model::Weapon::trait_bits`]).
     pub trait_bits: u64,
-    /// Where the ruleset's equipment lists it ([`crate::ruleset::Equipment::index_of`]);
+    /// Where the ruleset's equipment lists it ([`crate::engine::model::Equipment::index_of`]);
     /// `None` for a name it does not list.
     pub equipment_index: Option<u32>,
 }

@@ -11,7 +11,7 @@ use crate::names::{Name, NameMap};
 use super::Core;
 use super::chooser::Decision;
 use super::reads::{Considers, DecisionView, Read, Vocabulary, World};
-use crate::ruleset::Equipment;
+use crate::engine::model::Equipment;
 
 /// The priority lists of a ruleset, by decision name (`action`, `target`, ...).
 #[derive(Clone, Debug, Default)]

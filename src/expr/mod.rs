@@ -17,6 +17,7 @@ mod compile;
 mod distribution;
 mod eval;
 mod fold;
+mod formula;
 mod lists;
 mod problem;
 
@@ -24,6 +25,7 @@ pub use compile::{compile_bool, compile_number, compile_symbol};
 pub use distribution::Ways;
 pub use eval::{Comparison, Condition, Env, Native, Number, Symbol, divide};
 pub use fold::{Known, Knows};
+pub use formula::Formula;
 pub use problem::ExprProblem;
 
 use crate::source::Spanned;

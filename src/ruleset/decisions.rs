@@ -22,7 +22,7 @@ impl Ruleset {
         ]
         .map(String::from)
         .to_vec();
-        if let Some(combat) = &self.combat {
+        if let Some(combat) = &self.rules.combat {
             found.extend(
                 combat
                     .turn
@@ -50,7 +50,7 @@ impl Ruleset {
                 }
             }
         }
-        let tactics = &self.tactics;
+        let tactics = &self.rules.tactics;
         found.extend(tactics.decisions.keys().map(|d| d.to_string()));
         for style in tactics.styles.values() {
             found.extend(style.keys().map(|d| d.to_string()));
@@ -78,7 +78,7 @@ impl Ruleset {
         let mut found: Vec<String> = ["none", "damage", "complete", "withdraw", "bare_hands"]
             .map(String::from)
             .to_vec();
-        if let Some(combat) = &self.combat {
+        if let Some(combat) = &self.rules.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
             for rule in combat.turn.round_rules() {
                 found.extend(
@@ -107,7 +107,7 @@ impl Ruleset {
                 }
             }
         }
-        for table in &self.tables {
+        for table in &self.rules.tables {
             match &table.kind {
                 TableKind::Roll(roll) => {
                     found.extend(roll.rows.iter().map(|r| r.name.value.clone()))
@@ -118,7 +118,7 @@ impl Ruleset {
                 _ => {}
             }
         }
-        let equipment = &self.equipment;
+        let equipment = &self.rules.equipment;
         found.extend(equipment.weapons.keys().map(|id| id.to_string()));
         found.extend(equipment.shields.keys().map(|id| id.to_string()));
         found.extend(equipment.armour.keys().cloned());
@@ -144,7 +144,7 @@ impl Ruleset {
     /// or `action` where the `choices` hook offers the turn's actions. `combatants`
     /// are the scenario's, the options of `target`. Sorted, without repeats.
     pub fn decision_options(&self, decision: &str, combatants: &[String]) -> Option<Vec<String>> {
-        let combat = self.combat.as_ref()?;
+        let combat = self.rules.combat.as_ref()?;
         if self.scripts.iter().any(|script| {
             quoted_words(script.file.text())
                 .iter()
@@ -158,7 +158,7 @@ impl Ruleset {
             asked = true;
             found.extend(names);
         };
-        let equipment = &self.equipment;
+        let equipment = &self.rules.equipment;
         let weapons = || {
             equipment
                 .weapons

@@ -1,33 +1,35 @@
 //! Loading a ruleset directory: read every file, parse and decode each, compile the
-//! scripts, then resolve the names that tie them together. Every problem of every file
-//! is collected; a ruleset with any problem is not returned.
+//! scripts, then resolve the names that tie them together, and build what the engine
+//! runs of it ([`crate::engine::Rules`], with the scripts as its hooks:
+//! [`crate::script::ScriptHooks`]). Every problem of every file is collected; a ruleset
+//! with any problem is not returned.
 
 mod combat;
 mod decisions;
 mod equipment;
-mod formula;
 mod problem;
 mod resolve;
 mod settings;
 mod tactics;
 
 use indexmap::IndexMap;
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use crate::expr::Formula;
 pub use crate::names::suggest;
 pub use equipment::{Armour, Equipment, EquipmentValue, Weapon};
-pub use formula::Formula;
 pub use problem::{RulesetProblem, UnknownName};
 
 pub use settings::{Settings, StatisticKind};
 
+use crate::engine::Rules;
+use crate::engine::model::FightSettings;
 use crate::engine::tactics::WrittenRule;
-use crate::script::{Script, new_engine};
+use crate::script::{Script, ScriptHooks, new_engine};
 use crate::source::SourceFile;
 use crate::tables::{Table, TableKind};
 
@@ -35,26 +37,20 @@ use crate::tables::{Table, TableKind};
 /// then scripts, formulas, equipment, then names across files), files in name order.
 pub type Problems = Vec<miette::Report>;
 
-/// A loaded, checked ruleset.
+/// A loaded, checked ruleset: the files as read, the scripts, and the rules the engine
+/// runs, built from them.
 pub struct Ruleset {
     /// The directory as the user named it.
     pub dir: String,
     pub settings: Settings,
-    pub tables: Vec<Table>,
-    /// The file each table was read from, in the same order as `tables`: the text of
-    /// every row, for showing it again (`affray diff`).
+    /// What a fight runs (the tables, the equipment, the tactics, combat.toml compiled,
+    /// the hooks), shared by every fight of the ruleset.
+    pub rules: Arc<Rules>,
+    /// The file each table was read from, in the same order as `rules.tables`: the text
+    /// of every row, for showing it again (`affray diff`).
     pub table_files: Vec<SourceFile>,
-    table_index: HashMap<String, usize>,
     pub scripts: Vec<Script>,
     pub formulas: Vec<Formula>,
-    pub equipment: Equipment,
-    /// The default chooser's priority lists (`tactics.toml`), by decision.
-    pub tactics: crate::engine::tactics::Tactics,
-    /// `combat.toml`, compiled: the turn and exchange the engine runs natively.
-    pub combat: Option<crate::engine::pipeline::Combat>,
-    /// `combat` specialised to what fights know before their first turn, each made once
-    /// and shared by the fights that know the same.
-    pub specialised: crate::engine::pipeline::Specialised,
     /// `combat.toml` as read, if the ruleset has one.
     pub combat_file: Option<SourceFile>,
     /// `tactics.toml` as read, if the ruleset has one.
@@ -79,30 +75,27 @@ impl std::fmt::Debug for Ruleset {
 
 impl Ruleset {
     pub fn table(&self, name: &str) -> Option<&Table> {
-        self.table_index.get(name).map(|&index| &self.tables[index])
+        self.rules.table(name)
     }
 
     /// The names of all tables, in load order, for suggestions.
     pub fn table_names(&self) -> Vec<String> {
-        self.tables.iter().map(|t| t.name.value.clone()).collect()
+        self.rules
+            .tables
+            .iter()
+            .map(|t| t.name.value.clone())
+            .collect()
     }
 
     /// The names of the hit locations (rows of the `hit_locations` table), in order.
     pub fn hit_location_names(&self) -> Vec<String> {
-        let table = self
-            .settings
-            .hit_locations
-            .as_ref()
-            .and_then(|name| self.table(name.get_ref()));
-        match table.map(|t| &t.kind) {
-            Some(TableKind::Roll(roll)) => roll.rows.iter().map(|r| r.name.value.clone()).collect(),
-            _ => Vec::new(),
-        }
+        self.rules.hit_location_names()
     }
 
     /// Every situational modifier of every modifier list, by name.
     pub fn modifier_names(&self) -> Vec<String> {
-        self.tables
+        self.rules
+            .tables
             .iter()
             .filter_map(|t| match &t.kind {
                 TableKind::Modifiers(list) => Some(list.modifiers().map(|m| m.name.value.clone())),
@@ -125,7 +118,7 @@ impl Ruleset {
     pub fn summary(&self) -> String {
         let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
         let mut kinds: Vec<(&str, usize)> = Vec::new();
-        for table in &self.tables {
+        for table in &self.rules.tables {
             let kind = match table.kind {
                 TableKind::Roll(_) => "roll",
                 TableKind::Matrix(_) => "matrix",
@@ -140,17 +133,17 @@ impl Ruleset {
         }
         let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
         let functions: usize = self.scripts.iter().map(|s| s.functions.len()).sum();
-        let lists = match self.tactics.decisions.len() {
+        let lists = match self.rules.tactics.decisions.len() {
             0 => String::new(),
             1 => ", 1 tactics list".to_string(),
             n => format!(", {n} tactics lists"),
         };
-        let lists = match self.tactics.styles.len() {
+        let lists = match self.rules.tactics.styles.len() {
             0 => lists,
             1 => format!("{lists}, 1 tactics style"),
             n => format!("{lists}, {n} tactics styles"),
         };
-        let lists = match &self.combat {
+        let lists = match &self.rules.combat {
             Some(combat) => format!(
                 "{lists}, combat.toml ({}, {}, {})",
                 plural(combat.tests.len(), "test"),
@@ -163,14 +156,14 @@ impl Ruleset {
             "{}: {} is valid: {} ({}), {} ({}), {}{lists}, {}, {}, {}",
             self.dir,
             self.settings.title,
-            plural(self.tables.len(), "table"),
+            plural(self.rules.tables.len(), "table"),
             kinds.join(", "),
             plural(self.scripts.len(), "script"),
             plural(functions, "function"),
             plural(self.formulas.len(), "formula"),
-            plural(self.equipment.weapons.len(), "weapon"),
-            plural(self.equipment.shields.len(), "shield"),
-            plural(self.equipment.armour.len(), "armour"),
+            plural(self.rules.equipment.weapons.len(), "weapon"),
+            plural(self.rules.equipment.shields.len(), "shield"),
+            plural(self.rules.equipment.armour.len(), "armour"),
         )
     }
 
@@ -206,7 +199,7 @@ impl Ruleset {
         }
         Dump {
             settings: &self.settings,
-            tables: self.tables.iter().collect(),
+            tables: self.rules.tables.iter().collect(),
             scripts: self
                 .scripts
                 .iter()
@@ -219,9 +212,10 @@ impl Ruleset {
                         .collect(),
                 })
                 .collect(),
-            equipment: &self.equipment,
-            tactics: written(&self.tactics.decisions),
+            equipment: &self.rules.equipment,
+            tactics: written(&self.rules.tactics.decisions),
             tactics_styles: self
+                .rules
                 .tactics
                 .styles
                 .iter()
@@ -424,30 +418,40 @@ pub fn load_all(dir: &Path) -> Loaded {
     let resolved = resolve::resolve(&engine, inputs, &mut problems);
     match (resolved, settings_file) {
         (Some(resolved), Some(settings_file)) => {
-            let table_index = resolved
-                .tables
-                .iter()
-                .enumerate()
-                .map(|(index, table)| (table.name.value.clone(), index))
-                .collect();
+            let engine = Arc::new(engine);
+            let hooks = ScriptHooks::new(
+                Arc::clone(&engine),
+                resolved.scripts.clone(),
+                resolved.formulas.clone(),
+                &resolved.settings.hooks,
+                resolved
+                    .settings
+                    .tactics
+                    .as_ref()
+                    .map(|name| name.get_ref().as_str()),
+            );
+            let rules = Rules::new(
+                shown.clone(),
+                fight_settings(&resolved.settings),
+                resolved.tables,
+                resolved.equipment,
+                resolved.tactics,
+                resolved.combat,
+                Arc::new(hooks),
+            );
             let ruleset = Ruleset {
                 dir: shown,
                 settings: resolved.settings,
-                tables: resolved.tables,
+                rules: Arc::new(rules),
                 table_files: resolved.table_files,
-                table_index,
                 scripts: resolved.scripts,
                 formulas: resolved.formulas,
-                equipment: resolved.equipment,
-                tactics: resolved.tactics,
-                combat: resolved.combat,
-                specialised: Default::default(),
                 combat_file,
                 tactics_file,
                 style_files,
                 settings_file,
                 equipment_file,
-                engine: Arc::new(engine),
+                engine,
             };
             Loaded {
                 ruleset: Some(ruleset),
@@ -456,6 +460,20 @@ pub fn load_all(dir: &Path) -> Loaded {
             }
         }
         _ => loaded(problems),
+    }
+}
+
+/// What a fight reads of ruleset.toml.
+fn fight_settings(settings: &Settings) -> FightSettings {
+    FightSettings {
+        title: settings.title.clone(),
+        cycle: settings.sequence.cycle,
+        max_rounds: *settings.sequence.max_rounds.get_ref(),
+        limits: settings.limits.clone(),
+        hit_locations: settings
+            .hit_locations
+            .as_ref()
+            .map(|name| name.get_ref().clone()),
     }
 }
 

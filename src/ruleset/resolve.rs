@@ -13,12 +13,13 @@ use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, We
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings, StatisticKind};
 use super::tactics::{TacticsFile, compile_lists};
+use crate::engine::hooks;
 use crate::engine::pipeline::Combat;
 use crate::engine::reads::Vocabulary;
 use crate::engine::tactics::Tactics;
 use crate::names::Name;
 use crate::parse::{parse_dice, parse_tables};
-use crate::script::{Hooks, Script, compile_script, module_calls};
+use crate::script::{Script, compile_script, module_calls};
 use crate::source::{SourceFile, Span, Spanned, excerpt};
 use crate::tables::{Action, Axis, Cell, Key, ModifierValue, Table, TableKind, validate_file};
 
@@ -412,13 +413,13 @@ fn check_hooks(
     failed: &[&str],
     problems: &mut Problems,
 ) {
-    let known_hooks: Vec<String> = Hooks::KNOWN
+    let known_hooks: Vec<String> = hooks::KNOWN
         .iter()
         .map(|(name, _)| name.to_string())
         .collect();
     let modules: Vec<String> = scripts.iter().map(|s| s.module.clone()).collect();
     for (hook, target) in &settings.hooks {
-        let Some(&(_, arity)) = Hooks::KNOWN.iter().find(|(name, _)| name == hook) else {
+        let Some(&(_, arity)) = hooks::KNOWN.iter().find(|(name, _)| name == hook) else {
             let span = key_in(file, hook, target);
             problems.push(
                 UnknownName::new(

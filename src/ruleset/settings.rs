@@ -5,6 +5,8 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use crate::engine::model::FightLimits;
+
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
@@ -91,64 +93,6 @@ impl Default for Sequence {
         Sequence {
             cycle: true,
             max_rounds: hundred(),
-        }
-    }
-}
-
-/// The default budget of script operations a fight: 250 million. The largest fight
-/// measured among the shipped rulesets' scenarios (300 fights of each, 3,000 of the
-/// longest) ran about 1.1 million, so this is over 200 times that, and a runaway still
-/// stops within seconds.
-const SCRIPT_OPERATIONS_DEFAULT: u64 = 250_000_000;
-
-/// The budget of one fight (`[limits]`): a fight that reaches one is stopped with a
-/// message naming it, so that a scenario with a million actions a round, or a script
-/// that logs without end, can neither run forever nor fill the memory.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct FightLimits {
-    /// Turns in the whole fight, every combatant's counted.
-    #[serde(default = "FightLimits::default_turns")]
-    pub turns: u64,
-    /// Events the fight's log may keep (a duel of two keeps a few hundred).
-    #[serde(default = "FightLimits::default_events")]
-    pub events: u64,
-    /// Operations of the ruleset's scripts in the whole fight, every call of a hook, a
-    /// row's script and the tactics module counted (rhai's own limit is per call).
-    #[serde(default = "FightLimits::default_script_operations")]
-    pub script_operations: u64,
-    /// Bytes of free text the fight's log may keep: notes scripts write, reasons, purposes
-    /// and labels (a note may be 10,000 characters; the events limit alone would let a
-    /// log grow to gigabytes).
-    #[serde(default = "FightLimits::default_log_bytes")]
-    pub log_bytes: u64,
-}
-
-impl FightLimits {
-    fn default_turns() -> u64 {
-        10_000
-    }
-
-    fn default_events() -> u64 {
-        200_000
-    }
-
-    fn default_script_operations() -> u64 {
-        SCRIPT_OPERATIONS_DEFAULT
-    }
-
-    fn default_log_bytes() -> u64 {
-        16 * 1024 * 1024
-    }
-}
-
-impl Default for FightLimits {
-    fn default() -> Self {
-        FightLimits {
-            turns: Self::default_turns(),
-            events: Self::default_events(),
-            script_operations: Self::default_script_operations(),
-            log_bytes: Self::default_log_bytes(),
         }
     }
 }

@@ -83,7 +83,7 @@ pub(super) fn resolve(
     ruleset: &Ruleset,
 ) -> Result<Scenario, Problems> {
     let settings = &ruleset.settings;
-    let equipment = &ruleset.equipment;
+    let equipment = &ruleset.rules.equipment;
     let mut locations = ruleset.hit_location_names();
     if locations.is_empty() {
         locations.push("total".into());
@@ -107,6 +107,7 @@ pub(super) fn resolve(
         fight_options: settings.fight_options.keys().cloned().collect(),
         combatant_options: settings.combatant_options.keys().cloned().collect(),
         styles: ruleset
+            .rules
             .tactics
             .styles
             .keys()
@@ -458,7 +459,7 @@ impl Check<'_> {
     /// "combat_style"`) must name one of the combatant's skills: else the test fails in
     /// the middle of a fight.
     fn skills_named(&mut self, entry: &CombatantEntry, skills: &IndexMap<String, Skill>) {
-        let Some(combat) = &self.ruleset.combat else {
+        let Some(combat) = &self.ruleset.rules.combat else {
             return;
         };
         for (name, value) in &entry.statistics {
@@ -637,7 +638,7 @@ impl Check<'_> {
                         } else {
                             armour_items.insert(location.get_ref().clone(), item.get_ref().clone());
                         }
-                        self.ruleset.equipment.armour[item.get_ref()].ap
+                        self.ruleset.rules.equipment.armour[item.get_ref()].ap
                     })
                 }
                 _ => {

@@ -6,9 +6,9 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, Map};
 
 use indexmap::IndexMap;
 
+use crate::engine::model::EquipmentValue;
 use crate::engine::{FightHandle, RowRolled};
 use crate::names::Name;
-use crate::ruleset::EquipmentValue;
 use crate::tables::{Cell, DurationUnit, ModifierValue, Percent, Value};
 
 type Result<T> = std::result::Result<T, Box<EvalAltResult>>;
@@ -554,11 +554,8 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "formula",
         |f: &mut FightHandle, name: &str, vars: Map| -> Result<i64> {
-            let formula = f
-                .ruleset()
-                .formulas
-                .iter()
-                .find(|formula| formula.name == name)
+            let formula = super::ScriptHooks::of(f.hooks())
+                .and_then(|hooks| hooks.formula(name))
                 .ok_or_else(|| format!("no formula `{name}` in ruleset.toml"))?;
             formula
                 .eval_named(|parameter| vars.get(parameter).and_then(|value| value.as_int().ok()))
@@ -615,8 +612,10 @@ fn roll_table(f: &mut FightHandle, w: i64, table: &str, adjustment: i64) -> Resu
     let w = who(f, w)?;
     let (row, calls) = f.roll_table(Some(w), table, adjustment)?;
     for call in &calls {
+        let hooks = super::ScriptHooks::of(f.hooks())
+            .ok_or_else(|| format!("no script module `{}`", call.module))?;
         // What the row's script returns is not used: it acts through the fight.
-        let _ = super::hooks::call_row_script(f, Some(w), table, row.name(), call, None)?;
+        let _ = hooks.call_row_script(f, Some(w), table, row.name(), call, None)?;
     }
     Ok(row_map(row))
 }

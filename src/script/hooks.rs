@@ -1,19 +1,23 @@
 //! Calling a ruleset's scripts from the engine: the hooks of ruleset.toml, functions
-//! named by table rows, the tactics chooser; and rhai errors as diagnostics naming the
-//! script file, line and the hook that was running.
+//! named by table rows (the engine's [`RulesetHooks`], implemented by [`ScriptHooks`]),
+//! the tactics chooser; and rhai errors as diagnostics naming the script file, line and
+//! the hook that was running.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use indexmap::IndexMap;
 use miette::{Diagnostic, NamedSource, SourceSpan};
-use rhai::{Array, CallFnOptions, Dynamic, EvalAltResult, Map, Position, Scope};
+use rhai::{Array, CallFnOptions, Dynamic, Engine, EvalAltResult, Map, Position, Scope};
 use thiserror::Error;
+use toml::Spanned;
 
 use super::{Limits, Script, is_runaway, span_of};
+use crate::engine::hooks::{self, HookError, HookFailure, RulesetHooks};
 use crate::engine::pipeline::ExchangeContext;
-use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument};
+use crate::engine::{Chooser, Decision, FightError, FightHandle, HookArgument, Rules};
+use crate::expr::Formula;
 use crate::names::Name;
-use crate::ruleset::Ruleset;
 use crate::source::Span;
 
 /// A rhai error while a fight ran.
@@ -96,47 +100,53 @@ pub struct WrongReturn {
 
 impl From<WrongReturn> for FightError {
     fn from(wrong: WrongReturn) -> Self {
-        FightError::WrongReturn(Box::new(wrong))
+        HookError::from(wrong).into()
+    }
+}
+
+impl From<WrongReturn> for HookError {
+    fn from(wrong: WrongReturn) -> Self {
+        HookError::WrongReturn(HookFailure::new(wrong))
     }
 }
 
 /// What a hook returned, with the function that returned it, to be read as the engine
 /// needs it: a value of another type stops the fight with a [`WrongReturn`].
-pub struct HookValue<'h> {
+struct HookValue<'h> {
     value: Dynamic,
     hook: &'h str,
-    /// The script (an index of `Ruleset::scripts`) and function it came from; `None`
-    /// when the ruleset names no function for the hook.
+    /// The script (an index of the host's `scripts`) and function it came from;
+    /// `None` when the ruleset names no function for the hook.
     function: Option<(usize, &'h str)>,
 }
 
 impl HookValue<'_> {
     /// A whole number (`initiative`, `tie_break`, `actions`).
-    pub fn number(self, ruleset: &Ruleset) -> Result<i64, WrongReturn> {
+    fn number(self, scripts: &[Script]) -> Result<i64, WrongReturn> {
         match self.value.as_int() {
             Ok(number) => Ok(number),
             Err(_) if self.function.is_none() => Ok(0),
-            Err(_) => Err(self.wrong(ruleset, "a whole number")),
+            Err(_) => Err(self.wrong(scripts, "a whole number")),
         }
     }
 
     /// `true` or `false` (`out_of_fight`, `interrupt`).
-    pub fn flag(self, ruleset: &Ruleset) -> Result<bool, WrongReturn> {
+    fn flag(self, scripts: &[Script]) -> Result<bool, WrongReturn> {
         match self.value.as_bool() {
             Ok(flag) => Ok(flag),
             Err(_) if self.function.is_none() => Ok(false),
-            Err(_) => Err(self.wrong(ruleset, "`true` or `false`")),
+            Err(_) => Err(self.wrong(scripts, "`true` or `false`")),
         }
     }
 
     /// A list of names (`choices`): an array of texts.
-    pub fn names(self, ruleset: &Ruleset) -> Result<Vec<Name>, WrongReturn> {
+    fn names(self, scripts: &[Script]) -> Result<Vec<Name>, WrongReturn> {
         const NAMES: &str = "a list of names, such as [\"attack\", \"parry\"]";
         if self.function.is_none() {
             return Ok(Vec::new());
         }
         let Some(items) = self.value.read_lock::<Array>() else {
-            return Err(self.wrong(ruleset, NAMES));
+            return Err(self.wrong(scripts, NAMES));
         };
         let mut names = Vec::with_capacity(items.len());
         let mut other = None;
@@ -150,19 +160,19 @@ impl HookValue<'_> {
         }
         drop(items);
         match other {
-            Some(found) => Err(self.wrong_with(ruleset, NAMES, found)),
+            Some(found) => Err(self.wrong_with(scripts, NAMES, found)),
             None => Ok(names),
         }
     }
 
-    fn wrong(&self, ruleset: &Ruleset, expected: &'static str) -> WrongReturn {
-        self.wrong_with(ruleset, expected, described(&self.value))
+    fn wrong(&self, scripts: &[Script], expected: &'static str) -> WrongReturn {
+        self.wrong_with(scripts, expected, described(&self.value))
     }
 
-    fn wrong_with(&self, ruleset: &Ruleset, expected: &'static str, found: String) -> WrongReturn {
+    fn wrong_with(&self, scripts: &[Script], expected: &'static str, found: String) -> WrongReturn {
         let (index, function) = self.function.unwrap_or((0, ""));
-        let script = &ruleset.scripts[index];
-        let arity = Hooks::KNOWN
+        let script = &scripts[index];
+        let arity = hooks::KNOWN
             .iter()
             .find(|(hook, _)| *hook == self.hook)
             .map(|(_, arity)| *arity);
@@ -234,54 +244,69 @@ fn described(value: &Dynamic) -> String {
     )
 }
 
-/// The hooks a ruleset names, resolved to script functions.
-pub struct Hooks {
+/// A ruleset's scripts as the engine calls them: its hooks of ruleset.toml resolved to
+/// script functions, the functions table rows and combat.toml's rules name, and the
+/// tactics module, on the sandboxed engine they were compiled on. The ruleset's loader
+/// builds it and hands it to the engine as the rules' [`RulesetHooks`].
+pub struct ScriptHooks {
+    /// The sandboxed engine the scripts were compiled on, and run on.
+    engine: Arc<Engine>,
+    /// The ruleset's scripts, in the order of `Ruleset::scripts`.
+    scripts: Vec<Script>,
+    /// The `[formulas]` of ruleset.toml, which scripts evaluate (`fight.formula`).
+    formulas: Vec<Formula>,
     by_hook: HashMap<String, (usize, String)>,
+    /// The tactics module (an index of `scripts`), if ruleset.toml names one.
+    tactics: Option<usize>,
 }
 
-impl Hooks {
-    /// Hooks the engine calls, and how many arguments each function takes (the fight
-    /// first). rulesets/README.md documents each.
-    pub const KNOWN: [(&'static str, usize); 10] = [
-        ("setup", 2),
-        ("initiative", 2),
-        ("tie_break", 2),
-        ("actions", 2),
-        ("choices", 2),
-        ("act", 3),
-        ("out_of_fight", 2),
-        ("round_end", 1),
-        ("interrupt", 3),
-        ("after_fight", 1),
-    ];
-    pub const REQUIRED: [&'static str; 5] =
-        ["initiative", "actions", "choices", "act", "out_of_fight"];
-
-    pub fn from_ruleset(ruleset: &Ruleset) -> Self {
-        let by_hook = ruleset
-            .settings
-            .hooks
+impl ScriptHooks {
+    /// The hooks of `hooks` (ruleset.toml's `[hooks]`: hook → `module::function`) and the
+    /// tactics module `tactics` over `scripts`, run on `engine`.
+    pub fn new(
+        engine: Arc<Engine>,
+        scripts: Vec<Script>,
+        formulas: Vec<Formula>,
+        hooks: &IndexMap<String, Spanned<String>>,
+        tactics: Option<&str>,
+    ) -> Self {
+        let by_hook = hooks
             .iter()
             .filter_map(|(hook, target)| {
                 let (module, function) = target.get_ref().split_once("::")?;
-                let index = ruleset.scripts.iter().position(|s| s.module == module)?;
+                let index = scripts.iter().position(|s| s.module == module)?;
                 Some((hook.clone(), (index, function.to_string())))
             })
             .collect();
-        Hooks { by_hook }
+        let tactics = tactics.and_then(|name| scripts.iter().position(|s| s.module == name));
+        ScriptHooks {
+            engine,
+            scripts,
+            formulas,
+            by_hook,
+            tactics,
+        }
     }
 
-    pub fn has(&self, hook: &str) -> bool {
-        self.by_hook.contains_key(hook)
+    /// The script host that `hooks` are, when they are one (a loaded ruleset's always
+    /// are): how a script's call into the fight finds the scripts again.
+    pub fn of(hooks: &dyn RulesetHooks) -> Option<&ScriptHooks> {
+        let hooks: &dyn std::any::Any = hooks;
+        hooks.downcast_ref()
     }
 
-    pub fn call<'h>(
+    /// The formula `name` of ruleset.toml.
+    pub fn formula(&self, name: &str) -> Option<&Formula> {
+        self.formulas.iter().find(|formula| formula.name == name)
+    }
+
+    /// Call `hook`'s function, if the ruleset names one: what it returned, to be read.
+    fn call_hook<'h>(
         &'h self,
-        ruleset: &Ruleset,
-        hook: &'h str,
         fight: &FightHandle,
+        hook: &'h str,
         args: &[HookArgument],
-    ) -> Result<HookValue<'h>, ScriptFailure> {
+    ) -> Result<HookValue<'h>, HookError> {
         let Some((index, function)) = self.by_hook.get(hook) else {
             return Ok(HookValue {
                 value: Dynamic::UNIT,
@@ -294,20 +319,90 @@ impl Hooks {
             HookArgument::Who(who) => Dynamic::from(*who as i64),
             HookArgument::Text(text) => Dynamic::from(text.clone()),
         }));
-        call_function(fight, &ruleset.scripts[*index], function, values)
+        self.call_function(fight, &self.scripts[*index], function, values)
             .map(|value| HookValue {
                 value,
                 hook,
                 function: Some((*index, function.as_str())),
             })
-            .map_err(|error| failure(ruleset, &ruleset.scripts[*index], hook, function, &error))
+            .map_err(|error| {
+                let failure = failure(&self.scripts, &self.scripts[*index], hook, function, &error);
+                HookError::Failed(HookFailure::new(failure))
+            })
+    }
+
+    /// Call `function` of `script` with `args` for `fight`, without running the script's
+    /// top level again. Its operations count against the fight's `[limits]
+    /// script_operations`: rhai limits each call alone, and a hook that runs just under
+    /// that limit at every turn would make a fight last hours.
+    pub fn call_function(
+        &self,
+        fight: &FightHandle,
+        script: &Script,
+        function: &str,
+        args: Vec<Dynamic>,
+    ) -> Result<Dynamic, Box<EvalAltResult>> {
+        fight.may_run_scripts()?;
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let engine = &self.engine;
+        let (result, operations) = super::sandbox::counted(|| {
+            engine.call_fn_with_options::<Dynamic>(
+                options,
+                &mut Scope::new(),
+                &script.ast,
+                function,
+                args,
+            )
+        });
+        fight.count_script_operations(operations);
+        result
     }
 }
 
-impl Hooks {
+impl RulesetHooks for ScriptHooks {
+    fn has(&self, hook: &str) -> bool {
+        self.by_hook.contains_key(hook)
+    }
+
+    fn call(
+        &self,
+        fight: &FightHandle,
+        hook: &str,
+        args: &[HookArgument],
+    ) -> Result<(), HookError> {
+        self.call_hook(fight, hook, args).map(drop)
+    }
+
+    fn number(
+        &self,
+        fight: &FightHandle,
+        hook: &str,
+        args: &[HookArgument],
+    ) -> Result<i64, HookError> {
+        Ok(self.call_hook(fight, hook, args)?.number(&self.scripts)?)
+    }
+
+    fn flag(
+        &self,
+        fight: &FightHandle,
+        hook: &str,
+        args: &[HookArgument],
+    ) -> Result<bool, HookError> {
+        Ok(self.call_hook(fight, hook, args)?.flag(&self.scripts)?)
+    }
+
+    fn names(
+        &self,
+        fight: &FightHandle,
+        hook: &str,
+        args: &[HookArgument],
+    ) -> Result<Vec<Name>, HookError> {
+        Ok(self.call_hook(fight, hook, args)?.names(&self.scripts)?)
+    }
+
     /// Run a table row's (or a `combat.toml` rule's) `script module::function`; an
     /// error names the script, its line and the row.
-    pub fn call_row(
+    fn call_row(
         &self,
         fight: &FightHandle,
         who: Option<usize>,
@@ -315,15 +410,14 @@ impl Hooks {
         row: &str,
         call: &crate::engine::ScriptCall,
         exchange: Option<&ExchangeContext>,
-    ) -> Result<(), ScriptFailure> {
-        let ruleset = fight.ruleset();
-        call_row_script(fight, who, table, row, call, exchange)
+    ) -> Result<(), HookFailure> {
+        self.call_row_script(fight, who, table, row, call, exchange)
             .map(drop)
             .map_err(|error| {
-                let script = ruleset.scripts.iter().find(|s| s.module == call.module);
-                match script {
+                let script = self.scripts.iter().find(|s| s.module == call.module);
+                HookFailure::new(match script {
                     Some(script) => failure(
-                        ruleset,
+                        &self.scripts,
                         script,
                         &format!("{}::{}", call.module, call.function),
                         &call.function,
@@ -336,35 +430,9 @@ impl Hooks {
                         message: error.to_string(),
                         runaway: false,
                     },
-                }
+                })
             })
     }
-}
-
-/// Call `function` of `script` with `args` for `fight`, without running the script's top
-/// level again. Its operations count against the fight's `[limits] script_operations`:
-/// rhai limits each call alone, and a hook that runs just under that limit at every turn
-/// would make a fight last hours.
-pub fn call_function(
-    fight: &FightHandle,
-    script: &Script,
-    function: &str,
-    args: Vec<Dynamic>,
-) -> Result<Dynamic, Box<EvalAltResult>> {
-    fight.may_run_scripts()?;
-    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-    let engine = &fight.ruleset().engine;
-    let (result, operations) = super::sandbox::counted(|| {
-        engine.call_fn_with_options::<Dynamic>(
-            options,
-            &mut Scope::new(),
-            &script.ast,
-            function,
-            args,
-        )
-    });
-    fight.count_script_operations(operations);
-    result
 }
 
 /// The innermost error of a chain of calls, with the module it happened in.
@@ -393,9 +461,10 @@ fn innermost(error: &EvalAltResult) -> (Option<String>, Position, String) {
     }
 }
 
-/// A rhai error of `function` of `hook_script`, called for `hook`, as a diagnostic.
+/// A rhai error of `function` of `hook_script` (one of `scripts`), called for `hook`, as
+/// a diagnostic.
 fn failure(
-    ruleset: &Ruleset,
+    scripts: &[Script],
     hook_script: &Script,
     hook: &str,
     function: &str,
@@ -406,7 +475,7 @@ fn failure(
         return runaway(hook_script, hook, function, error.unwrap_inner());
     }
     let script = source
-        .and_then(|module| ruleset.scripts.iter().find(|s| s.module == module))
+        .and_then(|module| scripts.iter().find(|s| s.module == module))
         .unwrap_or(hook_script);
     let located = (!position.is_none()).then(|| span_of(&script.file, position));
     let line = position
@@ -454,7 +523,7 @@ fn runaway(script: &Script, hook: &str, function: &str, error: &EvalAltResult) -
 
 impl From<ScriptFailure> for FightError {
     fn from(failure: ScriptFailure) -> Self {
-        FightError::Script(Box::new(failure))
+        FightError::Script(Box::new(HookFailure::new(failure)))
     }
 }
 
@@ -467,13 +536,8 @@ pub struct TacticsChooser {
 }
 
 impl TacticsChooser {
-    pub fn new(ruleset: &Ruleset) -> Self {
-        let module = ruleset.settings.tactics.as_ref().and_then(|name| {
-            ruleset
-                .scripts
-                .iter()
-                .position(|s| s.module == *name.get_ref())
-        });
+    pub fn new(rules: &Rules) -> Self {
+        let module = ScriptHooks::of(&*rules.hooks).and_then(|hooks| hooks.tactics);
         TacticsChooser { module }
     }
 }
@@ -488,8 +552,10 @@ impl Chooser for TacticsChooser {
         if let Some(chosen) = fight.listed_choice(decision) {
             return Ok((chosen, "tactics"));
         }
-        let ruleset = fight.ruleset();
-        let Some(script) = self.module.map(|index| &ruleset.scripts[index]) else {
+        let hooks = ScriptHooks::of(fight.hooks());
+        let Some((hooks, script)) =
+            hooks.and_then(|hooks| Some((hooks, &hooks.scripts[self.module?])))
+        else {
             return Ok((decision.options[0], "first option"));
         };
         let options: Array = decision
@@ -506,14 +572,14 @@ impl Chooser for TacticsChooser {
             ("choose", 4)
         };
         let result = if arity == 3 {
-            call_function(
+            hooks.call_function(
                 fight,
                 script,
                 &specific,
                 vec![fight_value, who, options.into()],
             )
         } else if script.arities("choose").contains(&4) {
-            call_function(
+            hooks.call_function(
                 fight,
                 script,
                 "choose",
@@ -528,7 +594,8 @@ impl Chooser for TacticsChooser {
             return Ok((decision.options[0], "first option"));
         };
         let hook = format!("tactics: {}", decision.name);
-        let chosen = result.map_err(|error| failure(ruleset, script, &hook, function, &error))?;
+        let chosen =
+            result.map_err(|error| failure(&hooks.scripts, script, &hook, function, &error))?;
         let Some(chosen) = chosen
             .read_lock::<rhai::ImmutableString>()
             .map(|c| c.to_string())
@@ -565,39 +632,41 @@ impl Chooser for TacticsChooser {
     }
 }
 
-/// A table row's `script module::function(args)`: called with a context map
-/// `#{ fight, who, table, row }` and the row's arguments. Called from a rule of an
-/// exchange, the map also holds the exchange: `attacker`, `defender`, `winner` (numbers;
-/// `()` before the outcome), `weapon`, `parry` (equipment ids, or `()`), `location`,
-/// `rolled`, `damage`, and `attack`, `defence` (`#{ level, roll }`, or `()`).
-pub fn call_row_script(
-    fight: &FightHandle,
-    who: Option<usize>,
-    table: &str,
-    row: &str,
-    call: &crate::engine::ScriptCall,
-    exchange: Option<&ExchangeContext>,
-) -> Result<Dynamic, Box<EvalAltResult>> {
-    let ruleset = fight.ruleset();
-    let script = ruleset
-        .scripts
-        .iter()
-        .find(|s| s.module == call.module)
-        .ok_or_else(|| format!("no script module `{}`", call.module))?;
-    let mut context = Map::new();
-    context.insert("fight".into(), Dynamic::from(fight.clone()));
-    context.insert(
-        "who".into(),
-        who.map_or(Dynamic::UNIT, |w| Dynamic::from(w as i64)),
-    );
-    context.insert("table".into(), table.into());
-    context.insert("row".into(), row.into());
-    if let Some(exchange) = exchange {
-        insert_exchange(&mut context, exchange);
+impl ScriptHooks {
+    /// A table row's `script module::function(args)`: called with a context map
+    /// `#{ fight, who, table, row }` and the row's arguments. Called from a rule of an
+    /// exchange, the map also holds the exchange: `attacker`, `defender`, `winner` (numbers;
+    /// `()` before the outcome), `weapon`, `parry` (equipment ids, or `()`), `location`,
+    /// `rolled`, `damage`, and `attack`, `defence` (`#{ level, roll }`, or `()`).
+    pub fn call_row_script(
+        &self,
+        fight: &FightHandle,
+        who: Option<usize>,
+        table: &str,
+        row: &str,
+        call: &crate::engine::ScriptCall,
+        exchange: Option<&ExchangeContext>,
+    ) -> Result<Dynamic, Box<EvalAltResult>> {
+        let script = self
+            .scripts
+            .iter()
+            .find(|s| s.module == call.module)
+            .ok_or_else(|| format!("no script module `{}`", call.module))?;
+        let mut context = Map::new();
+        context.insert("fight".into(), Dynamic::from(fight.clone()));
+        context.insert(
+            "who".into(),
+            who.map_or(Dynamic::UNIT, |w| Dynamic::from(w as i64)),
+        );
+        context.insert("table".into(), table.into());
+        context.insert("row".into(), row.into());
+        if let Some(exchange) = exchange {
+            insert_exchange(&mut context, exchange);
+        }
+        let mut args = vec![Dynamic::from(context)];
+        args.extend(call.args.iter().map(super::api::value_to_dynamic));
+        self.call_function(fight, script, &call.function, args)
     }
-    let mut args = vec![Dynamic::from(context)];
-    args.extend(call.args.iter().map(super::api::value_to_dynamic));
-    call_function(fight, script, &call.function, args)
 }
 
 /// The exchange's part of a script's context map.

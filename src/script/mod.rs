@@ -15,7 +15,7 @@ mod sandbox;
 use std::sync::Arc;
 
 pub use calls::module_calls;
-pub use hooks::{HookValue, Hooks, ScriptFailure, TacticsChooser, WrongReturn, call_function};
+pub use hooks::{ScriptFailure, ScriptHooks, TacticsChooser, WrongReturn};
 pub use problem::ScriptProblem;
 pub use sandbox::{Limits, new_engine};
 

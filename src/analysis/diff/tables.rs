@@ -57,6 +57,7 @@ pub(super) fn compare(before: &Ruleset, after: &Ruleset, found: &mut Found) {
 
 fn placed(ruleset: &Ruleset) -> IndexMap<String, Placed<'_>> {
     ruleset
+        .rules
         .tables
         .iter()
         .zip(&ruleset.table_files)

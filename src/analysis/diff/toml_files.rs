@@ -121,8 +121,8 @@ pub(super) fn compare_settings(before: &Ruleset, after: &Ruleset, found: &mut Fo
 pub(super) fn compare_equipment(before: &Ruleset, after: &Ruleset, found: &mut Found) {
     let old = Located::new(before, before.equipment_file.as_ref(), "equipment.toml");
     let new = Located::new(after, after.equipment_file.as_ref(), "equipment.toml");
-    let old_values = object(serde_json::to_value(&before.equipment));
-    let new_values = object(serde_json::to_value(&after.equipment));
+    let old_values = object(serde_json::to_value(&before.rules.equipment));
+    let new_values = object(serde_json::to_value(&after.rules.equipment));
     for section in keys(&old_values, &new_values) {
         let empty = Map::new();
         let was_section = old_values.get(&section).and_then(Value::as_object);
@@ -174,7 +174,7 @@ pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Fou
     };
     let mut styles: Vec<Option<String>> = vec![None];
     for ruleset in [after, before] {
-        for style in ruleset.tactics.styles.keys() {
+        for style in ruleset.rules.tactics.styles.keys() {
             if !styles.contains(&Some(style.to_string())) {
                 styles.push(Some(style.to_string()));
             }
@@ -197,8 +197,12 @@ pub(super) fn compare_tactics(before: &Ruleset, after: &Ruleset, found: &mut Fou
         let new = Located::new(after, new_file.as_ref(), &default_name);
         let lists = |ruleset: &Ruleset| -> Map<String, Value> {
             let lists = match &style {
-                None => Some(&ruleset.tactics.decisions),
-                Some(style) => ruleset.tactics.styles.get(&crate::names::Name::new(style)),
+                None => Some(&ruleset.rules.tactics.decisions),
+                Some(style) => ruleset
+                    .rules
+                    .tactics
+                    .styles
+                    .get(&crate::names::Name::new(style)),
             };
             lists
                 .into_iter()

@@ -11,7 +11,6 @@
 use std::fmt;
 
 use affray::names::suggest;
-use affray::ruleset::Ruleset;
 use affray::source::excerpt;
 use indexmap::IndexMap;
 
@@ -85,10 +84,12 @@ pub struct Known {
 }
 
 impl Known {
-    pub fn new(ruleset: &Ruleset, combatants: Vec<String>) -> Self {
+    /// `decisions` are those the ruleset is known to ask
+    /// ([`affray::ruleset::Ruleset::known_decisions`]).
+    pub fn new(decisions: Vec<String>, combatants: Vec<String>) -> Self {
         Known {
             combatants,
-            decisions: ruleset.known_decisions(),
+            decisions,
         }
     }
 }

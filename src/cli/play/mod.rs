@@ -74,8 +74,9 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
     };
     let (ruleset, scenario) = scenario::load(&record.scenario, record.ruleset.as_deref())?;
     // Checked against the fight: a misspelt name would otherwise dial nothing.
+    let decisions = ruleset.known_decisions();
     let known = dial::Known::new(
-        &ruleset,
+        decisions.clone(),
         scenario
             .combatants
             .iter()
@@ -124,6 +125,7 @@ pub fn run(args: PlayArgs<'_>) -> Result<(), Problems> {
                 .iter()
                 .map(|c| c.name.to_string())
                 .collect(),
+            decisions: decisions.clone(),
         };
         let shared = Session::new(setup);
         let result = fight(&ruleset, &scenario, &shared, false)?.run();
@@ -203,7 +205,7 @@ fn fight(
         log: if log { Log::Full } else { Log::Off },
         observer: Some(observer),
     };
-    FightHandle::new(Arc::clone(ruleset), scenario, setup)
+    FightHandle::new(Arc::clone(&ruleset.rules), scenario, setup)
         .map_err(|error| vec![miette::Report::new(error)])
 }
 
@@ -263,6 +265,7 @@ pub fn recorded(
         continue_after_mismatch: false,
         state: Some(path.to_path_buf()),
         names: Vec::new(),
+        decisions: Vec::new(),
     });
     Ok((fight(ruleset, scenario, &session, true)?, session))
 }

@@ -95,6 +95,7 @@ fn replay(record: &Record, ruleset: Option<&Path>) -> Result<Run, Problems> {
             .iter()
             .map(|c| c.name.to_string())
             .collect(),
+        decisions: ruleset.known_decisions(),
     });
     let fight = fight(&ruleset, &scenario, &session, true)?;
     let result = fight.run();

@@ -51,6 +51,9 @@ pub struct Session {
     /// The fight, kept for `status` at a die prompt; cleared when the run ends.
     pub fight: Option<FightHandle>,
     names: Vec<String>,
+    /// The decisions the ruleset is known to ask: what a dial set at a prompt is checked
+    /// against, with `names`.
+    decisions: Vec<String>,
     /// The last lines of the log while the record is replayed unseen (a resume, an
     /// undo): shown when the fight goes on, so the GM sees where it stands.
     recent: VecDeque<String>,
@@ -72,6 +75,9 @@ pub struct SessionSetup {
     pub continue_after_mismatch: bool,
     pub state: Option<PathBuf>,
     pub names: Vec<String>,
+    /// The decisions the ruleset is known to ask
+    /// ([`affray::ruleset::Ruleset::known_decisions`]).
+    pub decisions: Vec<String>,
 }
 
 impl Session {
@@ -96,6 +102,7 @@ impl Session {
             save_failed: false,
             fight: None,
             names: setup.names,
+            decisions: setup.decisions,
             recent: VecDeque::new(),
         }))
     }
@@ -371,7 +378,7 @@ impl Session {
                 let known = self
                     .fight
                     .as_ref()
-                    .map(|fight| Known::new(fight.ruleset(), self.names.clone()));
+                    .map(|_| Known::new(self.decisions.clone(), self.names.clone()));
                 match self.dials.set(&setting, known.as_ref()) {
                     Ok(()) => self.say(&format!("  dial: {}", excerpt(&setting))),
                     Err(reason) => self.say(&format!("  {reason}")),

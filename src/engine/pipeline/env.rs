@@ -13,9 +13,9 @@ use super::super::reads::{
 };
 use super::super::{Core, FightHandle};
 use super::native::Codes;
+use crate::engine::model::Equipment;
+use crate::engine::model::Statistic;
 use crate::names::Name;
-use crate::ruleset::Equipment;
-use crate::scenario::Statistic;
 
 /// The code of a fight without `combat.toml`: none.
 static NO_CODES: std::sync::LazyLock<Codes> = std::sync::LazyLock::new(Codes::default);

@@ -16,9 +16,9 @@ use super::{
     AfterTime, BareHands, Case, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext,
     Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
+use crate::engine::model::Weapon;
 use crate::log::Event;
 use crate::names::Name;
-use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::{Action, ActionExpr, Amount, Duration, Length};
 
@@ -443,7 +443,7 @@ impl FightHandle {
         let core = self.core();
         let combatant = &core.combatants[who];
         match combatant.statistic(statistic) {
-            Some(crate::scenario::Statistic::Text(skill)) => *skill,
+            Some(crate::engine::model::Statistic::Text(skill)) => *skill,
             _ => combatant
                 .spec
                 .skills

@@ -4,7 +4,7 @@
 //! tests, the outcome matrix, effects bought with won levels, the hit, damage, parry
 //! reduction, location, armour, wounds, what follows) are expressions and table actions
 //! the engine evaluates natively; a ruleset that leaves a step of the turn out of
-//! `combat.toml` keeps the rhai hook of `[hooks]` for it.
+//! `combat.toml` keeps the script hook of `[hooks]` for it.
 //!
 //! One module per stage: [`turn`] for the turn's steps, [`test`] for rolling a test kind,
 //! [`exchange`] for the exchange's stages; [`env`] is how their expressions read the fight.
@@ -347,7 +347,7 @@ pub enum ReactionWeapon {
 impl ReactionWeapon {
     /// Whether `weapon` is one this choice looks for (before falling back to the first
     /// in hand).
-    pub fn fits(&self, weapon: &crate::ruleset::Weapon) -> bool {
+    pub fn fits(&self, weapon: &crate::engine::model::Weapon) -> bool {
         match self {
             ReactionWeapon::Nothing => false,
             ReactionWeapon::First => true,

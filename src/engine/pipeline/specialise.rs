@@ -14,8 +14,8 @@ use super::super::Core;
 use super::super::reads::{BitsOf, Bound, Read, Who, World};
 use super::native;
 use super::{Combat, EffectsStage, Exchange, Reaction, TestKind, Turn, TurnRule};
-use crate::ruleset::Equipment;
-use crate::scenario::CombatantSpec;
+use crate::engine::model::CombatantSpec;
+use crate::engine::model::Equipment;
 
 /// What each read of `combat.toml` is known to give for the whole of a fight (`None`:
 /// read as the fight goes): the key a specialised combat is kept under.

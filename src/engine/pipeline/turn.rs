@@ -6,8 +6,8 @@ use super::super::state::WeaponPlace;
 use super::super::{FightError, FightHandle, HookArgument};
 use super::env::FightEnv;
 use super::{Combat, Hands, TurnRule};
+use crate::engine::model::Weapon;
 use crate::names::Name;
-use crate::ruleset::Weapon;
 use crate::source::Spanned;
 use crate::tables::Action;
 
@@ -47,9 +47,7 @@ impl FightHandle {
         let turn = self.combat().map(|c| &c.turn);
         let Some((turn, initiative)) = turn.and_then(|t| t.initiative.as_ref().map(|i| (t, i)))
         else {
-            return Ok(self
-                .hook("initiative", &[HookArgument::Who(who)])?
-                .number(self.ruleset())?);
+            return self.hook_number("initiative", &[HookArgument::Who(who)]);
         };
         let kept = self.core().combatants[who].rolled_initiative;
         let rolled = match (kept, &turn.keep_initiative) {
@@ -222,9 +220,9 @@ impl FightHandle {
     pub(in crate::engine) fn tie_break(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.tie_break.as_ref()) {
             Some(tie_break) => self.evaluate(who, "tie break", |env| env.number_of(tie_break)),
-            None if self.has_hook("tie_break") => Ok(self
-                .hook("tie_break", &[HookArgument::Who(who)])?
-                .number(self.ruleset())?),
+            None if self.has_hook("tie_break") => {
+                self.hook_number("tie_break", &[HookArgument::Who(who)])
+            }
             None => Ok(0),
         }
     }
@@ -232,18 +230,14 @@ impl FightHandle {
     pub(in crate::engine) fn action_budget(&self, who: usize) -> Result<i64, FightError> {
         match self.combat().and_then(|c| c.turn.actions.as_ref()) {
             Some(actions) => self.evaluate(who, "actions", |env| env.number_of(actions)),
-            None => Ok(self
-                .hook("actions", &[HookArgument::Who(who)])?
-                .number(self.ruleset())?),
+            None => self.hook_number("actions", &[HookArgument::Who(who)]),
         }
     }
 
     pub(in crate::engine) fn is_out_of_fight(&self, who: usize) -> Result<bool, FightError> {
         match self.combat().and_then(|c| c.turn.out_of_fight.as_ref()) {
             Some(out) => self.evaluate(who, "", |env| env.holds(out)),
-            None => Ok(self
-                .hook("out_of_fight", &[HookArgument::Who(who)])?
-                .flag(self.ruleset())?),
+            None => self.hook_flag("out_of_fight", &[HookArgument::Who(who)]),
         }
     }
 
@@ -261,9 +255,7 @@ impl FightHandle {
             _ => None,
         };
         let Some(combat) = native else {
-            return Ok(self
-                .hook("choices", &[HookArgument::Who(who)])?
-                .names(self.ruleset())?);
+            return self.hook_names("choices", &[HookArgument::Who(who)]);
         };
         // Every guard read under one hold of the fight's state.
         self.evaluate(who, "", |env| {
