@@ -907,6 +907,7 @@ impl FightHandle {
                 | Action::Ready { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge
+                | Action::If { .. }
                 | Action::Party { .. } => {
                     return Err(format!(
                         "`{}` is an action of combat.toml: it cannot be done here",

@@ -524,6 +524,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_contest | Rule::contest_action => {
             "`contest`, as in `contest break_free against hold of held_by then clear held`"
         }
+        Rule::if_action => "`if`, as in `if (not defender.prone) then condition prone`",
         Rule::kw_against => "`against` and the test the other combatant rolls",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
         Rule::action_expr => "an expression in parentheses, as in `(damage)`",

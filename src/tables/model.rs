@@ -152,6 +152,15 @@ pub enum Action {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         otherwise: Vec<Spanned<Action>>,
     },
+    /// `if (not defender.prone) then (condition prone)`: the actions done where a
+    /// condition of combat.toml holds (`then`), and where it does not (`or`).
+    If {
+        condition: ActionGuard,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Spanned<Action>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Spanned<Action>>,
+    },
     /// `spend 1 action "yanking the weapon free"`: actions spent now, as many as
     /// the combatant has left, on what the text says (the rule's name without one).
     Spend {
@@ -238,10 +247,14 @@ impl Action {
     }
 
     /// Whether only combat.toml may do the action (those of an exchange, `spend` and
-    /// `ready`, which read a turn's or an exchange's action budget and `[hands]`), not a
-    /// table file's row.
+    /// `ready`, which read a turn's or an exchange's action budget and `[hands]`, and
+    /// `if`, whose condition is an expression of combat.toml), not a table file's row.
     pub fn combat_only(&self) -> bool {
-        self.needs_exchange() || matches!(self, Action::Spend { .. } | Action::Ready { .. })
+        self.needs_exchange()
+            || matches!(
+                self,
+                Action::Spend { .. } | Action::Ready { .. } | Action::If { .. }
+            )
     }
 
     /// The expression written where a number goes (`set NAME (EXPR)`, `for (EXPR)
@@ -295,6 +308,7 @@ impl Action {
             Action::Resist { .. } => "resist",
             Action::Test { .. } => "test",
             Action::Contest { .. } => "contest",
+            Action::If { .. } => "if",
             Action::Spend { .. } => "spend",
             Action::Ready { .. } => "ready",
             Action::Hurt { .. } => "hurt",
@@ -319,6 +333,9 @@ impl Action {
             }
             | Action::Contest {
                 then, otherwise, ..
+            }
+            | Action::If {
+                then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &mut []],
             _ => [&mut [], &mut []],
@@ -335,6 +352,9 @@ impl Action {
                 then, otherwise, ..
             }
             | Action::Contest {
+                then, otherwise, ..
+            }
+            | Action::If {
                 then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &[]],
@@ -381,6 +401,27 @@ impl Serialize for ActionExpr {
 }
 
 impl fmt::Display for ActionExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({})", self.text.value)
+    }
+}
+
+/// The condition of an `if` action of combat.toml, `(not defender.prone)`: its text, and
+/// once combat.toml is compiled, the condition it evaluates to there. A table file's
+/// action has none (`affray check` refuses an `if` there).
+#[derive(Clone, Debug)]
+pub struct ActionGuard {
+    pub text: Spanned<String>,
+    pub compiled: Option<crate::expr::Condition>,
+}
+
+impl Serialize for ActionGuard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!("({})", self.text.value))
+    }
+}
+
+impl fmt::Display for ActionGuard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({})", self.text.value)
     }
@@ -732,6 +773,14 @@ impl std::fmt::Display for Action {
                 otherwise,
             } => {
                 write!(f, "contest {test} against {against} of {of}")?;
+                outcomes(f, then, otherwise)
+            }
+            Action::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                write!(f, "if {condition}")?;
                 outcomes(f, then, otherwise)
             }
             Action::Spend { count, on } => {
