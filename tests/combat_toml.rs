@@ -995,3 +995,40 @@ fn check_reports_a_misspelt_name_in_an_if_action_and_an_if_in_a_table_file() {
         "{report}"
     );
 }
+
+#[test]
+fn drop_hand_drops_what_that_hand_holds_with_the_hands_each_weapon_needs() {
+    // The critical above: Bryn's 8 to Aldric's left leg, a serious wound, whose actions
+    // drop what a hand holds. Aldric holds the broadsword, then the shield: without
+    // `[hands]` each takes a hand, so the second hand holds the shield, and a third
+    // holds nothing.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n";
+    let serious = "do = \"lose 1 action\"";
+    let wound = |case: &str, actions: &str, hands: &str| {
+        let mut edits = vec![("combat.toml", serious, actions)];
+        if !hands.is_empty() {
+            edits.push(("combat.toml", "", hands));
+        }
+        let (dir, ruleset) = fixture_copy(case, &edits, &[]);
+        let (log, _) = duel_with(&format!("{case}_fight"), &ruleset, "1 1\n3 4 4\n", choices);
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Aldric: serious wound to left leg");
+        log
+    };
+    let log = wound("drop_hand_2", "do = \"lose 1 action, drop hand 2\"", "");
+    has(&log, "Aldric drops the Round shield");
+    assert!(!log.contains("drops the Broadsword"), "{log}");
+    let log = wound("drop_hand_1", "do = \"lose 1 action, drop hand 1\"", "");
+    has(&log, "Aldric drops the Broadsword");
+    let log = wound("drop_hand_3", "do = \"lose 1 action, drop hand 3\"", "");
+    assert!(!log.contains(" drops the "), "{log}");
+    // With `[hands]` saying the broadsword needs both hands, it is all Aldric holds (the
+    // shield is carried from the start), and the second hand holds it too.
+    let hands = "\n[hands]\ncount = 2\nneeds = \"if item.shield { 1 } else { 2 }\"\n";
+    let log = wound(
+        "drop_hand_both",
+        "do = \"lose 1 action, drop hand 2\"",
+        hands,
+    );
+    has(&log, "Aldric drops the Broadsword");
+}

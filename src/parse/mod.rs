@@ -516,6 +516,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
         Rule::kw_drop | Rule::drop_action => "`drop`, as in `drop not shield`",
         Rule::drop_weapon => "`weapon`",
+        Rule::kw_hand | Rule::drop_hand => "`hand` and a number, as in `drop hand 2`",
         Rule::kw_not | Rule::drop_not => "`not`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"

@@ -130,6 +130,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_lodge
             | Rule::kw_then
             | Rule::kw_if
+            | Rule::kw_hand
             | Rule::kw_ready
             | Rule::kw_for
             | Rule::kw_times
@@ -471,10 +472,17 @@ fn lower_action(
                 )?),
             },
         },
-        Rule::drop_action => {
-            let (not, which) = lower_weapon_kind(origin, &mut children)?;
-            Action::Drop { not, which }
-        }
+        Rule::drop_action => match children.optional(Rule::drop_hand) {
+            Some(hand) => {
+                let mut parts = Children::of(origin, hand, "a hand");
+                let hand = lower_u32(origin, &parts.expect(Rule::integer, "a hand's number")?)?;
+                Action::DropHand { hand }
+            }
+            None => {
+                let (not, which) = lower_weapon_kind(origin, &mut children)?;
+                Action::Drop { not, which }
+            }
+        },
         Rule::clear_action => Action::Clear {
             condition: lower_interned(origin, children.expect(Rule::name, "a condition")?),
         },

@@ -1082,6 +1082,7 @@ impl Names<'_> {
                 }
                 // A value is any name a ruleset keeps: none is declared.
                 Action::LoseActions { .. }
+                | Action::DropHand { .. }
                 | Action::Reroll { .. }
                 | Action::Set { .. }
                 | Action::Spend { .. }

@@ -207,6 +207,10 @@ pub enum Action {
         not: bool,
         which: Spanned<crate::names::Name>,
     },
+    /// `drop hand 2`: the combatant drops what its `hand`th hand holds (the first 1), the
+    /// weapons in hand filling the hands in order, each as many as combat.toml's `[hands]
+    /// needs` says (one without `[hands]`).
+    DropHand { hand: u32 },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<crate::names::Name>,
@@ -316,7 +320,7 @@ impl Action {
             Action::Party { party, .. } => party.word(),
             Action::Clear { .. } => "clear",
             Action::Set { .. } => "set",
-            Action::Drop { .. } => "drop",
+            Action::Drop { .. } | Action::DropHand { .. } => "drop",
             Action::Condition { .. } => "condition",
         }
     }
@@ -749,6 +753,7 @@ impl std::fmt::Display for Action {
             Action::Set { value, to } => write!(f, "set {value} {to}"),
             Action::Drop { not: true, which } => write!(f, "drop not {which}"),
             Action::Drop { not: false, which } => write!(f, "drop {which}"),
+            Action::DropHand { hand } => write!(f, "drop hand {hand}"),
             Action::Resist {
                 test,
                 then,
