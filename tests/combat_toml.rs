@@ -926,3 +926,109 @@ fn check_reports_a_misspelt_word_of_a_table_of_results_and_a_cell_with_a_lone_nu
     );
     assert!(report.contains("parry_results"), "{report}");
 }
+
+#[test]
+fn an_if_action_does_its_first_branch_where_its_condition_holds_and_its_second_elsewhere() {
+    // The heavy blow above (10 rolled) knocks Bryn back; the knockback's actions are
+    // written `if (CONDITION) then ... or ...`. Bryn (SIZ 10) is not larger than 12: the
+    // second branch, the Athletics test (70 fails: prone). Where the condition holds
+    // (SIZ below 12), the first branch: unconscious, and no Athletics die is rolled.
+    let knocked = "do = \"test athletics or condition prone for 1 round\"";
+    let (dir, ruleset) = fixture_copy(
+        "if_action",
+        &[(
+            "combat.toml",
+            knocked,
+            "do = \"if (defender.SIZ > 12) then condition unconscious or (test athletics or condition prone for 1 round)\"",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with("if_action_else", &ruleset, "1 1\n80 30\n10 2 5 70\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Bryn is knocked back 2 m\n    1D100 athletics for Bryn → 70\n    Bryn: athletics 60, rolled 70: failure\n    Bryn: prone for 1 round",
+    );
+    assert!(!log.contains("unconscious"), "{log}");
+
+    let (dir, ruleset) = fixture_copy(
+        "if_action_then",
+        &[(
+            "combat.toml",
+            knocked,
+            "do = \"if (defender.SIZ < 12) then condition unconscious or (test athletics or condition prone for 1 round)\"",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with("if_action_then_fight", &ruleset, "1 1\n80 30\n10 2 5\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn is knocked back 2 m\n    Bryn: unconscious");
+    assert!(!log.contains("athletics for Bryn"), "{log}");
+}
+
+#[test]
+fn check_reports_a_misspelt_name_in_an_if_action_and_an_if_in_a_table_file() {
+    let (dir, _) = fixture_copy(
+        "check-if",
+        &[
+            (
+                "combat.toml",
+                "before = \"set guard 1\"",
+                "before = \"if (self.proen) then set guard 1\"",
+            ),
+            (
+                "tables/combat.tables",
+                "=> lose 1 action",
+                "=> if (self.prone) then lose 1 action",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    assert!(report.contains("proen"), "{report}");
+    assert!(report.contains("prone"), "{report}");
+    assert!(
+        report.contains("`if (self.prone) then lose 1 actions` is an action of combat.toml"),
+        "{report}"
+    );
+}
+
+#[test]
+fn drop_hand_drops_what_that_hand_holds_with_the_hands_each_weapon_needs() {
+    // The critical above: Bryn's 8 to Aldric's left leg, a serious wound, whose actions
+    // drop what a hand holds. Aldric holds the broadsword, then the shield: without
+    // `[hands]` each takes a hand, so the second hand holds the shield, and a third
+    // holds nothing.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n";
+    let serious = "do = \"lose 1 action\"";
+    let wound = |case: &str, actions: &str, hands: &str| {
+        let mut edits = vec![("combat.toml", serious, actions)];
+        if !hands.is_empty() {
+            edits.push(("combat.toml", "", hands));
+        }
+        let (dir, ruleset) = fixture_copy(case, &edits, &[]);
+        let (log, _) = duel_with(&format!("{case}_fight"), &ruleset, "1 1\n3 4 4\n", choices);
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Aldric: serious wound to left leg");
+        log
+    };
+    let log = wound("drop_hand_2", "do = \"lose 1 action, drop hand 2\"", "");
+    has(&log, "Aldric drops the Round shield");
+    assert!(!log.contains("drops the Broadsword"), "{log}");
+    let log = wound("drop_hand_1", "do = \"lose 1 action, drop hand 1\"", "");
+    has(&log, "Aldric drops the Broadsword");
+    let log = wound("drop_hand_3", "do = \"lose 1 action, drop hand 3\"", "");
+    assert!(!log.contains(" drops the "), "{log}");
+    // With `[hands]` saying the broadsword needs both hands, it is all Aldric holds (the
+    // shield is carried from the start), and the second hand holds it too.
+    let hands = "\n[hands]\ncount = 2\nneeds = \"if item.shield { 1 } else { 2 }\"\n";
+    let log = wound(
+        "drop_hand_both",
+        "do = \"lose 1 action, drop hand 2\"",
+        hands,
+    );
+    has(&log, "Aldric drops the Broadsword");
+}

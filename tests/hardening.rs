@@ -38,19 +38,21 @@ fn fight(dir: &Path, scenario: &str) -> (Option<i32>, String, String) {
 #[test]
 fn a_hook_running_just_under_its_own_limit_every_turn_stops_at_the_fights_budget() {
     let (dir, copy) = copy_of("script-budget", "runequest-srd");
-    // About 300,000 operations a call: under rhai's 1,000,000 a call, so only the
-    // fight's own budget stops it.
+    // About 300,000 operations a call of the tactics function that chooses every
+    // turn's action: under rhai's 1,000,000 a call, so only the fight's own budget
+    // stops it.
     edit(
-        &copy.join("scripts/combat.rhai"),
-        "fn out_of_fight(fight, who) {",
-        "fn out_of_fight(fight, who) {\n    let n = 0;\n    for i in 0..100000 { n += i; }",
+        &copy.join("scripts/tactics.rhai"),
+        "fn choose_action(fight, who, options) {",
+        "fn choose_action(fight, who, options) {\n    let n = 0;\n    for i in 0..100000 { n += i; }",
     );
-    append_settings(&copy, "[limits]\nscript_operations = 2000000");
+    // The duel of seed 1 has four turns (one round): the third call is over.
+    append_settings(&copy, "[limits]\nscript_operations = 700000");
     let (code, stdout, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("affray::fight::limit")
-            && stderr.contains("it reached its limit of 2000000 script operations")
+            && stderr.contains("it reached its limit of 700000 script operations")
             && stderr.contains("raise `script_operations` under [limits]"),
         "{stderr}"
     );
@@ -87,10 +89,13 @@ fn the_budget_of_script_operations_is_each_fights_own_on_any_number_of_threads()
 fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
     let (dir, copy) = copy_of("log-bytes", "runequest-srd");
     let note = "x".repeat(5_000);
+    // Four notes each time the tactics choose a turn's action.
     edit(
-        &copy.join("scripts/combat.rhai"),
-        "fn choices(fight, who) {",
-        &format!("fn choices(fight, who) {{\n    for i in 0..4 {{ fight.log(\"{note}\"); }}"),
+        &copy.join("scripts/tactics.rhai"),
+        "fn choose_action(fight, who, options) {",
+        &format!(
+            "fn choose_action(fight, who, options) {{\n    for i in 0..4 {{ fight.log(\"{note}\"); }}"
+        ),
     );
     append_settings(&copy, "[limits]\nlog_bytes = 50000");
     let (code, stdout, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
@@ -107,10 +112,15 @@ fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// Fight a copy of runequest-srd whose `hook` is `wrong::FUNCTION`, written in
+/// Fight a copy of runequest-srd's duel whose `hook` is `wrong::FUNCTION`, written in
 /// `scripts/wrong.rhai` as `script`; the error printed. A step its combat.toml says
 /// (`[turn] actions`) is taken out of it and given to the hook.
 fn fight_with_hook(case: &str, hook: &str, script: &str) -> String {
+    fight_with_hook_in(case, hook, script, "sword_and_shield_duel")
+}
+
+/// The same with the scenario `scenario` of runequest-srd.
+fn fight_with_hook_in(case: &str, hook: &str, script: &str, scenario: &str) -> String {
     let (dir, copy) = copy_of(case, "runequest-srd");
     fs::write(copy.join("scripts/wrong.rhai"), script).unwrap();
     let settings = copy.join("ruleset.toml");
@@ -131,7 +141,7 @@ fn fight_with_hook(case: &str, hook: &str, script: &str) -> String {
         edit(&combat, native, "");
         edit(&settings, "[hooks]\n", &format!("[hooks]\n{wrong}\n"));
     }
-    let (code, _, stderr) = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
+    let (code, _, stderr) = fight(&dir, &format!("runequest-srd/scenarios/{scenario}.toml"));
     let _ = fs::remove_dir_all(&dir);
     assert_eq!(code, Some(1), "{stderr}");
     stderr
@@ -194,20 +204,24 @@ fn an_out_of_fight_hook_returning_nothing_or_a_text_stops_the_fight() {
 
 #[test]
 fn a_choices_hook_returning_a_text_or_a_list_of_numbers_stops_the_fight() {
-    let stderr = fight_with_hook(
+    // The archer, 60 m from the axeman, plays his first turn by the hooks (combat.toml's
+    // `[turn] hooks_if`; in the duel, combat.toml offers the actions).
+    let stderr = fight_with_hook_in(
         "hook-choices-text",
         "choices",
         "fn choices(fight, who) {\n    \"attack\"\n}\n",
+        "archer_against_charging_axeman",
     );
     assert_eq!(
         message(&stderr),
         "runequest-srd/scripts/wrong.rhai (line 1): the hook `choices` returned a text (`\"attack\"`), but it should return a list of names, such as [\"attack\", \"parry\"]",
         "{stderr}"
     );
-    let stderr = fight_with_hook(
+    let stderr = fight_with_hook_in(
         "hook-choices-numbers",
         "choices",
         "fn choices(fight, who) {\n    [\"attack\", 2]\n}\n",
+        "archer_against_charging_axeman",
     );
     assert_eq!(
         message(&stderr),

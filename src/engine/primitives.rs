@@ -291,6 +291,33 @@ impl FightHandle {
         found.or(held.first()).cloned()
     }
 
+    /// The id of the weapon `who` holds in its `hand`th hand (the first 1): the weapons in
+    /// hand fill the hands in order, each as many as combat.toml's `[hands] needs` (one
+    /// without `[hands]`, none where it needs none); `None` for an empty hand.
+    fn weapon_in_hand_number(&self, who: usize, hand: u32) -> Primitive<Option<Name>> {
+        let hands = self.combat().and_then(|combat| combat.turn.hands.as_ref());
+        let hand = i64::from(hand);
+        // The first hand the next weapon takes.
+        let mut first = 1;
+        for id in self.weapons(who) {
+            let needs = match (hands, self.weapon(id)) {
+                (Some(hands), Ok(weapon)) => self
+                    .hands_needed(hands, who, weapon)
+                    .map_err(|error| error.to_string())?
+                    .max(0),
+                _ => 1,
+            };
+            if hand < first {
+                break;
+            }
+            if hand < first.saturating_add(needs) {
+                return Ok(Some(id));
+            }
+            first = first.saturating_add(needs);
+        }
+        Ok(None)
+    }
+
     pub fn drop_weapon(&self, who: usize, id: Name) -> Primitive<()> {
         self.move_weapon(
             who,
@@ -900,6 +927,13 @@ impl FightHandle {
                         self.drop_weapon(who, id)?;
                     }
                 }
+                Action::DropHand { hand } => {
+                    if let Some(who) = who
+                        && let Some(id) = self.weapon_in_hand_number(who, *hand)?
+                    {
+                        self.drop_weapon(who, id)?;
+                    }
+                }
                 Action::Reroll { .. } | Action::RollTable { .. } => {}
                 // An opposed test needs the exchange it belongs to; `check` refuses it
                 // in a ruleset without combat.toml.
@@ -907,6 +941,7 @@ impl FightHandle {
                 | Action::Ready { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge
+                | Action::If { .. }
                 | Action::Party { .. } => {
                     return Err(format!(
                         "`{}` is an action of combat.toml: it cannot be done here",

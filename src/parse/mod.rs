@@ -516,6 +516,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
         Rule::kw_drop | Rule::drop_action => "`drop`, as in `drop not shield`",
         Rule::drop_weapon => "`weapon`",
+        Rule::kw_hand | Rule::drop_hand => "`hand` and a number, as in `drop hand 2`",
         Rule::kw_not | Rule::drop_not => "`not`",
         Rule::kw_resist | Rule::resist_action => {
             "`resist`, as in `resist evade or condition prone`"
@@ -524,6 +525,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_contest | Rule::contest_action => {
             "`contest`, as in `contest break_free against hold of held_by then clear held`"
         }
+        Rule::if_action => "`if`, as in `if (not defender.prone) then condition prone`",
         Rule::kw_against => "`against` and the test the other combatant rolls",
         Rule::kw_for | Rule::duration => "`for`, as in `for 1d3 actions`",
         Rule::action_expr => "an expression in parentheses, as in `(damage)`",

@@ -129,6 +129,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_hurt
             | Rule::kw_lodge
             | Rule::kw_then
+            | Rule::kw_if
+            | Rule::kw_hand
             | Rule::kw_ready
             | Rule::kw_for
             | Rule::kw_times
@@ -188,6 +190,15 @@ fn lower_action_expr(origin: Origin<'_>, pair: Pair<'_, Rule>) -> ActionExpr {
         .map_or(whole, |expr| expr.as_span());
     ActionExpr {
         text: Spanned::new(at.as_str().to_string(), origin.span(at)),
+        compiled: None,
+    }
+}
+
+/// `(CONDITION)` in an `if` action: the condition's text, compiled with combat.toml.
+fn lower_action_guard(origin: Origin<'_>, pair: Pair<'_, Rule>) -> ActionGuard {
+    let ActionExpr { text, .. } = lower_action_expr(origin, pair);
+    ActionGuard {
+        text,
         compiled: None,
     }
 }
@@ -461,10 +472,17 @@ fn lower_action(
                 )?),
             },
         },
-        Rule::drop_action => {
-            let (not, which) = lower_weapon_kind(origin, &mut children)?;
-            Action::Drop { not, which }
-        }
+        Rule::drop_action => match children.optional(Rule::drop_hand) {
+            Some(hand) => {
+                let mut parts = Children::of(origin, hand, "a hand");
+                let hand = lower_u32(origin, &parts.expect(Rule::integer, "a hand's number")?)?;
+                Action::DropHand { hand }
+            }
+            None => {
+                let (not, which) = lower_weapon_kind(origin, &mut children)?;
+                Action::Drop { not, which }
+            }
+        },
         Rule::clear_action => Action::Clear {
             condition: lower_interned(origin, children.expect(Rule::name, "a condition")?),
         },
@@ -504,6 +522,22 @@ fn lower_action(
                 test,
                 against,
                 of,
+                then: branch(children.optional(Rule::then_branch))?,
+                otherwise: branch(children.optional(Rule::otherwise))?,
+            }
+        }
+        Rule::if_action => {
+            let condition = lower_action_guard(
+                origin,
+                children.expect(Rule::action_expr, "a condition in parentheses")?,
+            );
+            let branch = |group: Option<Pair<'_, Rule>>| {
+                group.map_or(Ok(Vec::new()), |group| {
+                    lower_actions_in(origin, group, hundred)
+                })
+            };
+            Action::If {
+                condition,
                 then: branch(children.optional(Rule::then_branch))?,
                 otherwise: branch(children.optional(Rule::otherwise))?,
             }

@@ -51,7 +51,8 @@ use crate::names::Name;
 use crate::parse::parse_actions;
 use crate::source::{SourceFile, Span, Spanned};
 use crate::tables::{
-    Action, ActionExpr, Cell, Key, ModifierItem, ModifierValue, Table, TableKind, Value,
+    Action, ActionExpr, ActionGuard, Cell, Key, ModifierItem, ModifierValue, Table, TableKind,
+    Value,
 };
 
 type Text = TomlSpanned<String>;
@@ -472,6 +473,9 @@ impl<'a> Compiler<'a> {
             if let Some(expr) = action.value.expression_mut() {
                 self.action_expr(expr);
             }
+            if let Action::If { condition, .. } = &mut action.value {
+                self.action_guard(condition);
+            }
             for branch in action.value.branches_mut() {
                 self.action_exprs(branch);
             }
@@ -494,6 +498,24 @@ impl<'a> Compiler<'a> {
             .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
             .ok();
         self.scope.may_roll = may_roll;
+    }
+
+    /// The condition of an `if` action, compiled at the place the action is written; as
+    /// every guard, it rolls no dice.
+    fn action_guard(&mut self, guard: &mut ActionGuard) {
+        let text = guard.text.value.clone();
+        let span = guard.text.span;
+        // A TOML string with escapes does not appear in the file as decoded: shown alone.
+        let alone;
+        let (file, offset) = if self.file.text().get(span.start..span.end) == Some(&text) {
+            (self.file, span.start)
+        } else {
+            alone = SourceFile::new(format!("{} (actions)", self.file.name()), text.clone());
+            (&alone, 0)
+        };
+        guard.compiled = compile_bool(file, &text, offset, &mut self.scope)
+            .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
+            .ok();
     }
 
     /// A table of the ruleset by the name written here, of the kind wanted.

@@ -1083,17 +1083,19 @@ impl Names<'_> {
                 }
                 // A value is any name a ruleset keeps: none is declared.
                 Action::LoseActions { .. }
+                | Action::DropHand { .. }
                 | Action::Reroll { .. }
                 | Action::Set { .. }
                 | Action::Spend { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge => {}
-                // The test is one of combat.toml's, checked when it is compiled; what
-                // happens on a success or a failure, or what a party does, is checked
-                // here like any action.
+                // The test (or an `if`'s condition) is combat.toml's, checked when it is
+                // compiled; what happens on a success or a failure, or what a party
+                // does, is checked here like any action.
                 Action::Resist { .. }
                 | Action::Test { .. }
                 | Action::Contest { .. }
+                | Action::If { .. }
                 | Action::Party { .. } => {
                     for branch in action.value.branches() {
                         self.check_actions(branch, file, problems);

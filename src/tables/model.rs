@@ -152,6 +152,15 @@ pub enum Action {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         otherwise: Vec<Spanned<Action>>,
     },
+    /// `if (not defender.prone) then (condition prone)`: the actions done where a
+    /// condition of combat.toml holds (`then`), and where it does not (`or`).
+    If {
+        condition: ActionGuard,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        then: Vec<Spanned<Action>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Spanned<Action>>,
+    },
     /// `spend 1 action "yanking the weapon free"`: actions spent now, as many as
     /// the combatant has left, on what the text says (the rule's name without one).
     Spend {
@@ -198,6 +207,10 @@ pub enum Action {
         not: bool,
         which: Spanned<crate::names::Name>,
     },
+    /// `drop hand 2`: the combatant drops what its `hand`th hand holds (the first 1), the
+    /// weapons in hand filling the hands in order, each as many as combat.toml's `[hands]
+    /// needs` says (one without `[hands]`).
+    DropHand { hand: u32 },
     /// `condition prone`, `condition cannot_attack for 1d3 actions`
     Condition {
         condition: Spanned<crate::names::Name>,
@@ -238,10 +251,14 @@ impl Action {
     }
 
     /// Whether only combat.toml may do the action (those of an exchange, `spend` and
-    /// `ready`, which read a turn's or an exchange's action budget and `[hands]`), not a
-    /// table file's row.
+    /// `ready`, which read a turn's or an exchange's action budget and `[hands]`, and
+    /// `if`, whose condition is an expression of combat.toml), not a table file's row.
     pub fn combat_only(&self) -> bool {
-        self.needs_exchange() || matches!(self, Action::Spend { .. } | Action::Ready { .. })
+        self.needs_exchange()
+            || matches!(
+                self,
+                Action::Spend { .. } | Action::Ready { .. } | Action::If { .. }
+            )
     }
 
     /// The expression written where a number goes (`set NAME (EXPR)`, `for (EXPR)
@@ -295,6 +312,7 @@ impl Action {
             Action::Resist { .. } => "resist",
             Action::Test { .. } => "test",
             Action::Contest { .. } => "contest",
+            Action::If { .. } => "if",
             Action::Spend { .. } => "spend",
             Action::Ready { .. } => "ready",
             Action::Hurt { .. } => "hurt",
@@ -302,7 +320,7 @@ impl Action {
             Action::Party { party, .. } => party.word(),
             Action::Clear { .. } => "clear",
             Action::Set { .. } => "set",
-            Action::Drop { .. } => "drop",
+            Action::Drop { .. } | Action::DropHand { .. } => "drop",
             Action::Condition { .. } => "condition",
         }
     }
@@ -318,6 +336,9 @@ impl Action {
                 then, otherwise, ..
             }
             | Action::Contest {
+                then, otherwise, ..
+            }
+            | Action::If {
                 then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &mut []],
@@ -335,6 +356,9 @@ impl Action {
                 then, otherwise, ..
             }
             | Action::Contest {
+                then, otherwise, ..
+            }
+            | Action::If {
                 then, otherwise, ..
             } => [then, otherwise],
             Action::Party { actions, .. } => [actions, &[]],
@@ -381,6 +405,27 @@ impl Serialize for ActionExpr {
 }
 
 impl fmt::Display for ActionExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({})", self.text.value)
+    }
+}
+
+/// The condition of an `if` action of combat.toml, `(not defender.prone)`: its text, and
+/// once combat.toml is compiled, the condition it evaluates to there. A table file's
+/// action has none (`affray check` refuses an `if` there).
+#[derive(Clone, Debug)]
+pub struct ActionGuard {
+    pub text: Spanned<String>,
+    pub compiled: Option<crate::expr::Condition>,
+}
+
+impl Serialize for ActionGuard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!("({})", self.text.value))
+    }
+}
+
+impl fmt::Display for ActionGuard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({})", self.text.value)
     }
@@ -708,6 +753,7 @@ impl std::fmt::Display for Action {
             Action::Set { value, to } => write!(f, "set {value} {to}"),
             Action::Drop { not: true, which } => write!(f, "drop not {which}"),
             Action::Drop { not: false, which } => write!(f, "drop {which}"),
+            Action::DropHand { hand } => write!(f, "drop hand {hand}"),
             Action::Resist {
                 test,
                 then,
@@ -732,6 +778,14 @@ impl std::fmt::Display for Action {
                 otherwise,
             } => {
                 write!(f, "contest {test} against {against} of {of}")?;
+                outcomes(f, then, otherwise)
+            }
+            Action::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                write!(f, "if {condition}")?;
                 outcomes(f, then, otherwise)
             }
             Action::Spend { count, on } => {

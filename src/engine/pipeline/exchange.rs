@@ -20,7 +20,7 @@ use crate::engine::model::Weapon;
 use crate::log::Event;
 use crate::names::Name;
 use crate::source::Spanned;
-use crate::tables::{Action, ActionExpr, Amount, Duration, Length};
+use crate::tables::{Action, ActionExpr, ActionGuard, Amount, Duration, Length};
 
 impl FightHandle {
     /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses.
@@ -766,6 +766,15 @@ impl FightHandle {
                     self.perform(who, if won { then } else { otherwise }, place, env)?;
                     continue;
                 }
+                Action::If {
+                    condition,
+                    then,
+                    otherwise,
+                } => {
+                    let holds = self.action_holds(condition, env)?;
+                    self.perform(who, if holds { then } else { otherwise }, place, env)?;
+                    continue;
+                }
                 Action::Party { party, actions } => {
                     let bound = &env.bound;
                     let whom = match party {
@@ -914,6 +923,20 @@ impl FightHandle {
         let value = env.number_of(number);
         self.fatal()?;
         Ok(value)
+    }
+
+    /// Whether the condition of an `if` action holds, read where the action is done.
+    fn action_holds(
+        &self,
+        guard: &ActionGuard,
+        env: &mut FightEnv<'_>,
+    ) -> Result<bool, FightError> {
+        let Some(condition) = &guard.compiled else {
+            return Err(self.combat_error(format!("`{guard}` was not compiled")));
+        };
+        let holds = env.holds(condition);
+        self.fatal()?;
+        Ok(holds)
     }
 
     /// What a script called by a rule sees of the exchange so far.

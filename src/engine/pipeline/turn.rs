@@ -101,7 +101,12 @@ impl FightHandle {
     }
 
     /// How many hands `weapon` needs (`[hands] needs`, with it as `item`).
-    fn hands_needed(&self, hands: &Hands, who: usize, weapon: &Weapon) -> Result<i64, FightError> {
+    pub(in crate::engine) fn hands_needed(
+        &self,
+        hands: &Hands,
+        who: usize,
+        weapon: &Weapon,
+    ) -> Result<i64, FightError> {
         let mut env = FightEnv::new(self, who);
         env.bound.item = Some(weapon);
         let needs = env.number_of(&hands.needs);
