@@ -482,17 +482,23 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// Where an action's expression `text` stands for its diagnostics: in the file at
+    /// `span`, or, since a TOML string with escapes does not appear in the file as
+    /// decoded, alone in a file of its own (returned, with offset 0).
+    fn located(&self, text: &str, start: usize, end: usize) -> (Option<SourceFile>, usize) {
+        if self.file.text().get(start..end) == Some(text) {
+            (None, start)
+        } else {
+            let alone = SourceFile::new(format!("{} (actions)", self.file.name()), text);
+            (Some(alone), 0)
+        }
+    }
+
     fn action_expr(&mut self, expr: &mut ActionExpr) {
         let text = expr.text.value.clone();
         let span = expr.text.span;
-        // A TOML string with escapes does not appear in the file as decoded: shown alone.
-        let alone;
-        let (file, offset) = if self.file.text().get(span.start..span.end) == Some(&text) {
-            (self.file, span.start)
-        } else {
-            alone = SourceFile::new(format!("{} (actions)", self.file.name()), text.clone());
-            (&alone, 0)
-        };
+        let (alone, offset) = self.located(&text, span.start, span.end);
+        let file = alone.as_ref().unwrap_or(self.file);
         let may_roll = std::mem::replace(&mut self.scope.may_roll, true);
         expr.compiled = compile_number(file, &text, offset, &mut self.scope)
             .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
@@ -505,14 +511,8 @@ impl<'a> Compiler<'a> {
     fn action_guard(&mut self, guard: &mut ActionGuard) {
         let text = guard.text.value.clone();
         let span = guard.text.span;
-        // A TOML string with escapes does not appear in the file as decoded: shown alone.
-        let alone;
-        let (file, offset) = if self.file.text().get(span.start..span.end) == Some(&text) {
-            (self.file, span.start)
-        } else {
-            alone = SourceFile::new(format!("{} (actions)", self.file.name()), text.clone());
-            (&alone, 0)
-        };
+        let (alone, offset) = self.located(&text, span.start, span.end);
+        let file = alone.as_ref().unwrap_or(self.file);
         guard.compiled = compile_bool(file, &text, offset, &mut self.scope)
             .map_err(|found| self.problems.extend(found.into_iter().map(Into::into)))
             .ok();
