@@ -21,6 +21,7 @@ mod state;
 pub mod tactics;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::{Mutex, MutexGuard};
 
@@ -236,6 +237,8 @@ struct Shared {
     /// (`merged`): looked up once.
     merging: bool,
     core: Mutex<Core>,
+    /// Whether `Core::fatal` holds an error: read without taking the state.
+    fatal_pending: AtomicBool,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
     /// `combat.toml` specialised to what this fight knows before its first turn.
@@ -367,6 +370,7 @@ impl FightHandle {
             merging,
             combat,
             core: Mutex::new(core),
+            fatal_pending: AtomicBool::new(false),
             chooser: Mutex::new(setup.chooser),
             observer: Mutex::new(setup.observer),
             title: scenario.title.clone(),
@@ -436,14 +440,16 @@ impl FightHandle {
             } else {
                 ("bytes of text in its log", "log_bytes", limits.log_bytes)
             };
-            if core.fatal.is_none() {
-                core.fatal = Some(FightError::Limit {
+            let round = core.round;
+            self.record_fatal(
+                &mut core,
+                FightError::Limit {
                     what,
                     key,
                     limit,
-                    round: core.round,
-                });
-            }
+                    round,
+                },
+            );
             return;
         }
         if let Some(events) = core.events.as_mut() {
@@ -458,13 +464,17 @@ impl FightHandle {
         let limit = self.0.ruleset.settings.limits.script_operations;
         let mut core = self.core();
         core.script_operations = core.script_operations.saturating_add(operations);
-        if core.script_operations > limit && core.fatal.is_none() {
-            core.fatal = Some(FightError::Limit {
-                what: "script operations",
-                key: "script_operations",
-                limit,
-                round: core.round,
-            });
+        if core.script_operations > limit {
+            let round = core.round;
+            self.record_fatal(
+                &mut core,
+                FightError::Limit {
+                    what: "script operations",
+                    key: "script_operations",
+                    limit,
+                    round,
+                },
+            );
         }
     }
 
@@ -507,11 +517,26 @@ impl FightHandle {
     /// unwound with a short message and the engine reports this error instead.
     pub(crate) fn stop(&self, error: FightError) -> String {
         let message = error.to_string();
-        let mut core = self.core();
+        self.record_fatal(&mut self.core(), error);
+        message
+    }
+
+    /// Keep `error` as the one that stops the fight, unless one is kept already.
+    fn record_fatal(&self, core: &mut Core, error: FightError) {
         if core.fatal.is_none() {
             core.fatal = Some(error);
+            self.0.fatal_pending.store(true, Ordering::Release);
         }
-        message
+    }
+
+    /// The error kept to stop the fight, taken out: the state is locked only when one
+    /// was kept (asked after every expression and hook, it is nearly always none).
+    fn take_fatal(&self) -> Option<FightError> {
+        if !self.0.fatal_pending.load(Ordering::Acquire) {
+            return None;
+        }
+        self.0.fatal_pending.store(false, Ordering::Release);
+        self.core().fatal.take()
     }
 
     /// The ruleset's hooks, as the engine calls them; the script host finds itself in
@@ -527,7 +552,7 @@ impl FightHandle {
         call: impl FnOnce(&dyn RulesetHooks) -> Result<T, HookError>,
     ) -> Result<T, FightError> {
         let result = call(&*self.0.hooks);
-        if let Some(fatal) = self.core().fatal.take() {
+        if let Some(fatal) = self.take_fatal() {
             return Err(fatal);
         }
         result.map_err(FightError::from)
@@ -968,22 +993,19 @@ impl FightHandle {
         }
     }
 
+    /// `who` is out of the fight from now on.
+    fn put_out(&self, who: usize) {
+        let name = {
+            let mut core = self.core();
+            core.combatants[who].out = true;
+            core.combatants[who].spec.name
+        };
+        self.emit(|| Event::OutOfFight { who: name });
+    }
+
     /// Ask the ruleset who is out; the outcome once at most one side stands.
     fn finished(&self, round: u32) -> Result<Option<Outcome>, FightError> {
-        let count = self.core().combatants.len();
-        for who in 0..count {
-            if self.is_out(who) {
-                continue;
-            }
-            if self.is_out_of_fight(who)? {
-                let name = {
-                    let mut core = self.core();
-                    core.combatants[who].out = true;
-                    core.combatants[who].spec.name
-                };
-                self.emit(|| Event::OutOfFight { who: name });
-            }
-        }
+        self.judge_out_of_fight()?;
         // Over once every combatant still standing is of one side (or none stands).
         let one_side = {
             let core = self.core();

@@ -34,7 +34,7 @@ impl FightHandle {
 
     /// The error a primitive recorded, if one must stop the fight.
     pub(in crate::engine) fn fatal(&self) -> Result<(), FightError> {
-        match self.core().fatal.take() {
+        match self.take_fatal() {
             Some(fatal) => Err(fatal),
             None => Ok(()),
         }
@@ -244,6 +244,32 @@ impl FightHandle {
             Some(out) => self.evaluate(who, "", |env| env.holds(out)),
             None => self.hook_flag("out_of_fight", &[HookArgument::Who(who)]),
         }
+    }
+
+    /// Judge everyone still in the fight, in scenario order, by `[turn] out_of_fight`
+    /// (or the hook): each it holds for is put out before the next is judged. One
+    /// environment for them all, since this is asked after every turn.
+    pub(in crate::engine) fn judge_out_of_fight(&self) -> Result<(), FightError> {
+        let count = self.core().combatants.len();
+        let Some(out) = self.combat().and_then(|c| c.turn.out_of_fight.as_ref()) else {
+            for who in 0..count {
+                if !self.is_out(who) && self.hook_flag("out_of_fight", &[HookArgument::Who(who)])? {
+                    self.put_out(who);
+                }
+            }
+            return Ok(());
+        };
+        let mut env = FightEnv::new(self, 0);
+        for who in 0..count {
+            env.bound.me = who;
+            let judged = env
+                .holding(|env| !env.with_core(|core| core.combatants[who].out) && env.holds(out));
+            self.fatal()?;
+            if judged {
+                self.put_out(who);
+            }
+        }
+        Ok(())
     }
 
     /// The actions `who` may choose now, in the order `combat.toml` lists them; a
