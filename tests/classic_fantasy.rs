@@ -152,6 +152,85 @@ fn every_cell_of_the_differential_roll_gives_the_winner_its_special_effects() {
     }
 }
 
+/// The Special Effects a side is offered in `log`, as the log lists them ("(of bash,
+/// trip opponent; tactics)"), every choice of the exchange together.
+fn offered(log: &str, who: &str) -> Vec<String> {
+    let prefix = format!("{who} chooses special effect: ");
+    log.lines()
+        .filter_map(|line| line.trim().strip_prefix(&prefix))
+        .filter_map(|line| line.split_once("(of ").map(|(_, rest)| rest))
+        .flat_map(|rest| rest.split(';').next().unwrap_or("").split(", "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn effects_used_when_an_opponent_fumbles_need_a_success_against_the_fumble() {
+    // Accidental Injury and Select Target ("Attacker Fumbles") and Force Failure
+    // ("Opponent Fumbles") keep their conditions: the winner's opponent fumbled.
+    // Success (30) against a fumbled parry (99): two effects, Force Failure among them.
+    let log = fight("success-fumble", 55, "", "5 5\n30 99\n");
+    assert!(
+        offered(&log, "Aelric").contains(&"force failure".to_string()),
+        "{log}"
+    );
+    // A fumbled attack (99) against a successful parry (30): Accidental Injury offered.
+    let log = fight("fumble-success", 55, "", "5 5\n99 30\n");
+    assert!(
+        offered(&log, "Berin").contains(&"accidental injury".to_string()),
+        "{log}"
+    );
+    // Without a fumble, neither: success against failure, failure against success.
+    let log = fight("success-failure", 55, "", "5 5\n30 70\n");
+    assert!(!offered(&log, "Aelric").is_empty(), "{log}");
+    assert!(
+        !offered(&log, "Aelric").contains(&"force failure".to_string()),
+        "{log}"
+    );
+    let log = fight("failure-success", 55, "", "5 5\n70 30\n");
+    assert!(!offered(&log, "Berin").is_empty(), "{log}");
+    assert!(
+        !offered(&log, "Berin").contains(&"accidental injury".to_string()),
+        "{log}"
+    );
+    // "If both combatants Fail their rolls ... the Attack / Parry sequence ends": a fumble
+    // is a failed roll, so a Failure against a Fumble wins nothing, neither the fumble
+    // effects nor any other (it won one effect until 2026-11-24).
+    for (case, dice) in [
+        ("failure-fumble", "5 5\n70 99\n"),
+        ("fumble-failure", "5 5\n99 70\n"),
+    ] {
+        let log = fight(case, 55, "", dice);
+        assert!(log.contains("rolled 99: fumble"), "{log}");
+        assert!(!log.contains("chooses special effect"), "{log}");
+    }
+    // Select Target needs a bystander within the attacker's reach: Cedric, engaged with
+    // both, is offered to Berin when Aelric fumbles against his parry, and Berin may send
+    // the blow there (it "automatically hits").
+    let log = Duel {
+        berin: r#"engaged = ["Aelric"]"#,
+        choices: r#"[[combatants]]
+name = "Cedric"
+side = "b"
+characteristics = { STR = 12, CON = 12, SIZ = 12, DEX = 12, INT = 12, POW = 12, CHA = 12 }
+skills = { knight = 55 }
+weapons = ["broadsword"]
+statistics = { combat_style = "knight", initiative_bonus = 10, action_points = 2 }
+engaged = ["Aelric", "Berin"]
+
+[[choices]]
+who = "Berin"
+decision = "special_effect"
+choose = "select_target""#,
+        ..Duel::default()
+    }
+    .fight("select-target", "5 5 5\n99 30\n");
+    assert!(
+        offered(&log, "Berin").contains(&"select target".to_string()),
+        "{log}"
+    );
+}
+
 #[test]
 fn a_parry_of_equal_size_deflects_everything_and_a_critical_hit_may_circumvent_it() {
     // Longsword (Large) against a heater shield (Large): all deflected. Dice: initiative,
@@ -224,6 +303,17 @@ fn every_halving_rounds_up() {
         log.contains("Longsword deflects half of the damage: 4 left"),
         "{log}"
     );
+    // The chapter's one rounding, knockback's "5 feet backward for each 8 points of damage
+    // (or fraction thereof) over their SIZ", counts a fraction whole: 13 rolled against
+    // SIZ 12 is one point over, 5 feet. Dice: damage 6 + 5 (+2), parried by the longsword.
+    let log = Duel {
+        attacker: r#""great_axe""#,
+        defender: r#""longsword""#,
+        ..Duel::default()
+    }
+    .fight("knockback-fraction", "5 5\n30 30\n6 5 10\n");
+    assert!(log.contains("→ 13 (dice showed 6, 5)"), "{log}");
+    assert!(log.contains("Berin is knocked back 5 ft"), "{log}");
     // "At Long Range ... the amount of damage is halved": a long bow's 7 at 600 feet
     // (its range 540) is 4, as the parry's half (it was 3). Dice: initiative, attack 30
     // unanswered, damage 7, location 10.
