@@ -312,13 +312,15 @@ impl Odds {
         );
         let _ = writeln!(
             out,
-            "\ndamage to {} after defences and armour",
+            "\ndamage to {} after defences and armour (bars: the damage taken, to scale; 0 not drawn)",
             self.defender
         );
-        let rows = self
-            .damage
-            .iter()
-            .map(|(amount, p)| (format!("{amount:>4}"), *p));
+        // The exchanges without damage (most of them, often) would dwarf the bars of the
+        // damage taken: their chance is written, not drawn, as on the chart of `--plot`.
+        let rows = self.damage.iter().map(|&(amount, p)| {
+            let bar = if amount > 0 { Some(p) } else { None };
+            (format!("{amount:>4}"), p, bar)
+        });
         bar_lines(out, rows.collect());
     }
 
@@ -338,18 +340,26 @@ impl Odds {
         let rows = self
             .wounds
             .iter()
-            .map(|(level, p)| (format!("{:<20}", Words(level).to_string()), *p));
+            .map(|(level, p)| (format!("{:<20}", Words(level).to_string()), *p, Some(*p)));
         bar_lines(out, rows.collect());
     }
 }
 
-/// One line for each (label, probability): the label, the percentage and a bar as long
-/// as the chance, the likeliest 40 blocks.
-fn bar_lines(out: &mut String, rows: Vec<(String, f64)>) {
-    let top = rows.iter().map(|r| r.1).fold(0.0, f64::max).max(1e-12);
-    for (label, probability) in rows {
-        let bar = "█".repeat((probability / top * 40.0).round() as usize);
-        let _ = writeln!(out, "  {label}  {:>6.2}%  {bar}", probability * 100.0);
+/// One line for each (label, probability, bar): the label, the percentage and, where the
+/// row is drawn (`bar` is its chance), a bar as long as the chance, the likeliest row
+/// drawn 40 blocks.
+fn bar_lines(out: &mut String, rows: Vec<(String, f64, Option<f64>)>) {
+    let top = rows
+        .iter()
+        .filter_map(|r| r.2)
+        .fold(0.0, f64::max)
+        .max(1e-12);
+    for (label, probability, drawn) in rows {
+        let bar = drawn.map_or(String::new(), |p| {
+            "█".repeat((p / top * 40.0).round() as usize)
+        });
+        let line = format!("  {label}  {:>6.2}%  {bar}", probability * 100.0);
+        let _ = writeln!(out, "{}", line.trim_end());
     }
 }
 
@@ -381,4 +391,57 @@ fn list(items: &[String]) -> String {
 /// `1 branch`, `2 branches`.
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn odds(damage: Vec<(i64, f64)>) -> Odds {
+        let damage_through = damage.iter().filter(|d| d.0 > 0).map(|d| d.1).sum();
+        Odds {
+            scenario: "Duel".into(),
+            attacker: "Aldric".into(),
+            defender: "Bryn".into(),
+            branches: 3,
+            exact: true,
+            sampled_share: 0.0,
+            seed: 1,
+            enumerated: Vec::new(),
+            sampled: Vec::new(),
+            damage_through,
+            damage,
+            wounded: 0.0,
+            wounds: Vec::new(),
+            wound_levels_main: false,
+            figures: Vec::new(),
+        }
+    }
+
+    /// The line of `label` in the report, and the length of its bar.
+    fn bar_of(report: &str, label: &str) -> (String, usize) {
+        let line = report
+            .lines()
+            .find(|line| line.trim_start().starts_with(&format!("{label} ")))
+            .unwrap_or_else(|| panic!("no line {label}: {report}"));
+        (line.to_string(), line.chars().filter(|&c| c == '█').count())
+    }
+
+    /// The exchanges without damage (80% of them here) keep their chance in the text but
+    /// do not set the scale: the likeliest amount of damage taken is the full bar, so
+    /// that the bars of the damage a GM reads are not a block or two each.
+    #[test]
+    fn the_damage_bars_are_to_scale_among_the_amounts_taken() {
+        let report = odds(vec![(0, 0.80), (1, 0.05), (2, 0.15)]).render();
+        let (none, blocks) = bar_of(&report, "0");
+        assert!(none.ends_with("80.00%"), "{none}");
+        assert_eq!(blocks, 0, "{none}");
+        assert_eq!(bar_of(&report, "1").1, 13, "{report}");
+        assert_eq!(bar_of(&report, "2").1, 40, "{report}");
+        assert!(
+            report.contains("Bryn takes damage: 20.00%  (the blow gets past the defence, and its damage past the armour)"),
+            "{report}"
+        );
+        assert!(report.contains("0 not drawn"), "{report}");
+    }
 }
