@@ -834,3 +834,95 @@ fn a_critical_hit_is_the_attack_rolls_margin() {
     );
     assert!(!stopped.contains("critical hit"), "{stopped}");
 }
+
+/// Aldric (HT 10, 10 hit points, `taken` lost) with a bastard sword, and Bert, an ally
+/// without First Aid, against Target (HT 2, 2 hit points, unaware). `options` are the
+/// fight's; the scripted choices make Aldric swing to cut.
+fn wounded_swordsman(case: &str, taken: u32, options: &str, dice: &str) -> String {
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "A wounded swordsman"
+options = [{options}]
+
+[[combatants]]
+name = "Aldric"
+side = "a"
+characteristics = {{ ST = 12, DX = 14, IQ = 10, HT = 10 }}
+skills = {{ broadsword = 14 }}
+weapons = ["bastard_sword"]
+hit_points = {{ total = 10 }}
+damage_taken = {{ total = {taken} }}
+
+[[combatants]]
+name = "Bert"
+side = "a"
+characteristics = {{ ST = 10, DX = 8, IQ = 10, HT = 10 }}
+hit_points = {{ total = 10 }}
+
+[[combatants]]
+name = "Target"
+side = "b"
+characteristics = {{ ST = 10, DX = 10, IQ = 10, HT = 2 }}
+hit_points = {{ total = 2 }}
+engaged = ["Aldric"]
+options = ["unaware"]
+
+[[choices]]
+who = "Aldric"
+decision = "action"
+choose = "attack"
+
+[[choices]]
+who = "Aldric"
+decision = "damage_mode"
+choose = "swing_cut"
+"#,
+        ruleset = ruleset_path("3d6-hex"),
+    );
+    fight_with_dice(&format!("hex-wounded-{case}"), &scenario, dice)
+}
+
+/// "-HT hit points: roll HT or die, roll again for each 5 hit points lost": a wound
+/// dealt to oneself is a loss like a blow's. Aldric at -3 HP stays conscious (Will, 3),
+/// rolls 18 (critical failure) and 5 on the critical miss table, "Hit self for ½
+/// damage": 50% of 10 cut = 5, x1.5 = 7, to -10. He is incapacitated and rolls HT at
+/// -10. Before, a wound to oneself met neither.
+#[test]
+fn hitting_oneself_makes_the_death_check() {
+    let log = wounded_swordsman(
+        "hitself",
+        13,
+        "\"no_random_location\"",
+        "1 1 1  6 6 6  1 1 3  1 1 1",
+    );
+    assert!(
+        log.contains("critical miss for Aldric: 5 → Hit self for ½ damage"),
+        "{log}"
+    );
+    assert!(log.contains("Aldric takes 7, -10 HP left"), "{log}");
+    assert!(log.contains("Aldric is at -10 HP: incapacitated"), "{log}");
+    assert!(log.contains("death check at -10 HP"), "{log}");
+}
+
+/// After the battle, "someone without the First Aid or Physician skills can roll IQ-5 to
+/// restore 1 hit point. On a critical failure, they cause 1 hit point of additional
+/// damage": a loss like any other, that meets the death check at -HT. Aldric (at -9,
+/// conscious: Will 3) cuts Target down (11 against 14: 10 cut, x1.5 = 15; Target's stun
+/// roll 3, then -13: obliterated); Bert tends Aldric and rolls 18: -10, and the HT roll
+/// at -10 (3) comes before the first minute's bleeding roll. Before, the loss met no
+/// death check unless a bleeding roll failed later.
+#[test]
+fn a_botched_first_aid_makes_the_death_check() {
+    let log = wounded_swordsman(
+        "firstaid",
+        19,
+        "\"no_random_location\", \"bleeding\"",
+        "1 1 1  3 3 5  1 1 1  6 6 6  1 1 1  1 1 1",
+    );
+    assert!(log.contains("Target takes 15, -13 HP left"), "{log}");
+    let after = log.find("After the battle").expect("the aftermath runs");
+    let aftermath = &log[after..];
+    assert!(aftermath.contains("IQ-5: tend Aldric"), "{log}");
+    assert!(aftermath.contains("Aldric takes 1, -10 HP left"), "{log}");
+    assert!(aftermath.contains("death check at -10 HP"), "{log}");
+}
