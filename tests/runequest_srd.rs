@@ -228,9 +228,11 @@ fn every_cell_of_the_dodge_table_does_what_it_prints() {
             "critical",
             "critical",
             &[
+                // "If the attack being dodged was a critical hit, it instead inflicts
+                // normal damage": the Critical row's attack is one (README.md).
                 "dodge table: minimum_damage give_ground",
-                "!1D8 damage",
-                "Beorn takes 1 to",
+                "1D8 damage for Aelfric → 8",
+                "Beorn takes 8 to",
             ],
         ),
     ];
@@ -254,62 +256,90 @@ fn assert_log(log: &str, case: &str, expected: &[&str]) {
 
 /// A critical attack parried or dodged (README.md, "A critical attack on the tables"):
 /// "If the D100 attack roll is ... lower than or equal to the character's critical score
-/// ... the attack is considered a critical hit", and "A critical hit automatically causes
-/// maximum damage"; the table's row is the attacker's roll against the reaction, and its
-/// cell works on that maximum damage. Aelfric (longsword 1D8, critical 6) rolls 03;
-/// Beorn's longsword has 4 AP.
+/// ... the attack is considered a critical hit", "A critical hit automatically causes
+/// maximum damage", and "The attacking and defending players each roll D100 and compare
+/// their results" on the table, whose rows are the "Attacker's Roll": the row read says
+/// whether the attack is a critical hit. Aelfric (longsword 1D8, critical 6) attacks
+/// Beorn, whose longsword has 4 AP; each case is played by combat.toml and, Beorn's head
+/// behind cover (which sends the turn to the hooks), by scripts/combat.rhai.
 #[test]
-fn a_critical_attack_keeps_its_maximum_damage_on_the_row_of_its_roll_against_the_reaction() {
-    // Roll against the parry 80, a failure: the Failure row's "2xAP of parrying
-    // weapon/shield is deducted from damage", from the critical 8.
-    let log = fight_with_dice(
-        "rq-critical-parry-failure",
-        &exchange_scenario("parry", ""),
-        "5 5\n3 30 80\n10\n",
-    );
-    assert_log(
-        &log,
-        "critical 03, parry 30, against the parry 80",
-        &[
-            "parry table: deduct_ap 200%",
-            "!1D8 damage",
-            "Beorn deflects 8",
-            "!Beorn takes",
-        ],
-    );
-    // Roll against the parry 50, a success: the AP off the critical 8.
-    let log = fight_with_dice(
-        "rq-critical-parry-success",
-        &exchange_scenario("parry", ""),
-        "5 5\n3 30 50\n10\n",
-    );
-    assert_log(
-        &log,
-        "critical 03, parry 30, against the parry 50",
-        &[
-            "parry table: deduct_ap 100%",
-            "!1D8 damage",
+fn a_critical_attack_deals_the_damage_of_the_row_its_roll_against_the_reaction_reads() {
+    // (reaction, dice, lines of both paths, combat.toml's line, the script's line)
+    let cases: [(&str, &str, &[&str], &str, &str); 4] = [
+        // Critical 03, parry 30, against the parry 80: the Failure row's "2xAP of
+        // parrying weapon/shield is deducted from damage", from the rolled 5, not 8.
+        (
+            "parry",
+            "5 5\n3 30 80\n5 10\n",
+            &[
+                "parry table: deduct_ap 200%",
+                "1D8 damage for Aelfric → 5",
+                "!Beorn takes",
+            ],
+            "Beorn deflects 5",
+            "the Longsword takes 8 off the damage: 0 left",
+        ),
+        // Against the parry 50, a success: the Success row's AP off the rolled 7.
+        (
+            "parry",
+            "5 5\n3 30 50\n7 10\n",
+            &[
+                "parry table: deduct_ap 100%",
+                "1D8 damage for Aelfric → 7",
+                "Beorn takes 3 to chest",
+            ],
             "Beorn deflects 4",
-            "Beorn takes 4 to chest",
-        ],
-    );
-    // Dodged, against the dodge 50: "minimum damage", but "If the attack being dodged
-    // was a critical hit, it instead inflicts normal damage": the rolled 5, not 1.
-    let log = fight_with_dice(
-        "rq-critical-dodge-success",
-        &exchange_scenario("dodge", ""),
-        "5 5\n3 30 50\n5 10\n",
-    );
-    assert_log(
-        &log,
-        "critical 03, dodge 30, against the dodge 50",
-        &[
-            "dodge table: minimum_damage give_ground",
-            "1D8 damage for Aelfric → 5",
-            "Beorn takes 5 to chest",
-            "Beorn gives ground 4 m",
-        ],
-    );
+            "the Longsword takes 4 off the damage: 3 left",
+        ),
+        // Dodged, against the dodge 50: the Success row's "minimum damage"; the attack
+        // read there is no critical hit, so not "normal damage" instead.
+        (
+            "dodge",
+            "5 5\n3 30 50\n10\n",
+            &[
+                "dodge table: minimum_damage give_ground",
+                "!1D8 damage",
+                "Beorn takes 1 to chest",
+                "Beorn gives ground 4 m",
+            ],
+            "!minimum damage of",
+            "minimum damage of 1D8: 1",
+        ),
+        // A plain hit (50) whose roll against the parry is a critical (03): the Critical
+        // row's "½ AP of parrying weapon/shield is deducted", from the maximum 8.
+        (
+            "parry",
+            "5 5\n50 30 3\n10\n",
+            &[
+                "parry table: deduct_ap 50%",
+                "!1D8 damage",
+                "Beorn takes 6 to chest",
+            ],
+            "Beorn deflects 2",
+            "the Longsword takes 2 off the damage: 6 left",
+        ),
+    ];
+    for (at, (reaction, dice, both, native, script)) in cases.iter().enumerate() {
+        for by_scripts in [false, true] {
+            let scenario = if by_scripts {
+                exchange_scenario(reaction, "").replace(
+                    "combat_actions = 2 }\nengaged",
+                    "combat_actions = 2, cover = \"head\" }\nengaged",
+                )
+            } else {
+                exchange_scenario(reaction, "")
+            };
+            let log = fight_with_dice(
+                &format!("rq-critical-row-{at}-{by_scripts}"),
+                &scenario,
+                dice,
+            );
+            let mut expected = both.to_vec();
+            expected.push(if by_scripts { script } else { native });
+            let path = if by_scripts { "scripts" } else { "combat.toml" };
+            assert_log(&log, &format!("case {at}, {path}"), &expected);
+        }
+    }
     // One roll (`one_roll_reactions`): the attack roll is the attacker's roll on the
     // table, so a critical attack parried is the Critical row's "½ AP of parrying
     // weapon/shield is deducted from damage": 8 - 2.
@@ -332,12 +362,14 @@ fn a_critical_attack_keeps_its_maximum_damage_on_the_row_of_its_roll_against_the
 
 /// "If an unarmed attack is parried by a crafted or natural weapon, the attacker will
 /// immediately suffer the rolled damage of the parrying weapon, with no damage modifier,
-/// to the limb he is using." Aelfric punches (2 AP on each arm, right arm 5 HP); Beorn
-/// parries with his longsword: its rolled 8 goes to the right arm whole (a Serious Wound:
-/// the arm is useless, one Combat Action lost); the next punch is struck with the left
-/// arm, which takes the sword's 6.
+/// to the limb he is using", and "If the defender is armoured in the location that is
+/// hit, the armour will absorb some of this damage" (README.md). Aelfric punches (2 AP on
+/// the right arm, 5 HP there; no armour on the left); Beorn parries with his longsword:
+/// its rolled 8, less the arm's 2 AP, goes to the right arm (a Serious Wound: the arm is
+/// useless, one Combat Action lost); the next punch is struck with the bare left arm,
+/// which takes the sword's 6 whole.
 #[test]
-fn an_unarmed_blow_parried_by_a_weapon_hurts_the_striking_arm_with_the_rolled_damage() {
+fn an_unarmed_blow_parried_by_a_weapon_hurts_the_striking_arm_through_its_armour() {
     let scenario = format!(
         r#"ruleset = "{ruleset}"
 title = "Bare hands against a sword"
@@ -348,7 +380,7 @@ side = "a"
 characteristics = {{ STR = 10, CON = 10, SIZ = 13, INT = 10, POW = 10, DEX = 12, CHA = 10 }}
 skills = {{ unarmed = 60, dodge = 60 }}
 weapons = []
-armour = {{ right_arm = 2, left_arm = 2 }}
+armour = {{ right_arm = 2 }}
 hit_points = {{ right_leg = 20, left_leg = 20, abdomen = 20, chest = 20, right_arm = 5, left_arm = 20, head = 20 }}
 statistics = {{ strike_rank = 20, combat_actions = 3 }}
 
@@ -399,8 +431,10 @@ choose = "parry"
         "a punch parried by a longsword",
         &[
             "1D8 the parrying Longsword against the bare hand for Beorn → 8",
-            "Aelfric takes 8 to right arm, -3 HP left there",
+            "2 AP on the right_arm: 6 gets through",
+            "Aelfric takes 6 to right arm, -1 HP left there",
             "Aelfric: serious wound to right arm",
+            "!AP on the left_arm",
             "1D8 the parrying Longsword against the bare hand for Beorn → 6",
             "Aelfric takes 6 to left arm, 14 HP left there",
         ],

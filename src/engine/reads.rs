@@ -247,6 +247,9 @@ pub enum Read {
     Attack(TestField),
     /// The result of the defender's test (or the level an unopposed defence counts as).
     Defence(TestField),
+    /// The level of the attacker's roll the reaction's table is read with: the roll again
+    /// where the reaction's `attacker_rolls_again` held, else the attack's own.
+    AgainstLevel,
     /// Whether the defender chose the exchange's reaction of this index (`None`: no
     /// reaction).
     Reaction(Option<u32>),
@@ -427,8 +430,8 @@ impl<'v> FightScope<'v> {
             ],
             Place::Exchange => &[
                 "attacker", "defender", "self", "other", "winner", "loser", "weapon", "parry",
-                "attack", "defence", "reaction", "outcome", "chosen", "location", "damage",
-                "rolled", "round", "fight",
+                "attack", "defence", "against", "reaction", "outcome", "chosen", "location",
+                "damage", "rolled", "round", "fight",
             ],
         };
         roots
@@ -638,6 +641,11 @@ impl Scope for FightScope<'_> {
             ["attacking"] => self.slot(Read::Attacking, Type::Bool),
             ["total"] => self.slot(Read::TestTotal, Type::Number),
             ["target"] => self.slot(Read::TestTarget, Type::Number),
+            ["against", "level"] if exchange => self.slot(Read::AgainstLevel, Type::Symbol(LEVELS)),
+            ["against", _] if exchange => Resolution::Unknown {
+                at: 1,
+                known: vec!["level".to_string()],
+            },
             [test @ ("attack" | "defence"), field] if exchange => {
                 let (field, ty) = match *field {
                     "level" => (TestField::Level, Type::Symbol(LEVELS)),
@@ -787,6 +795,8 @@ pub struct Bound<'a> {
     pub test: TestResult,
     pub attack: Option<TestResult>,
     pub defence: Option<TestResult>,
+    /// The attacker's roll the reaction's table is read with (`against.level`).
+    pub against: Option<TestResult>,
     /// The reaction chosen (its index among the exchange's), if any.
     pub reaction: Option<u32>,
     /// Who won the outcome (`true`: the attacker) and by how many levels.
@@ -817,6 +827,7 @@ impl Default for Bound<'_> {
             test: TestResult::default(),
             attack: None,
             defence: None,
+            against: None,
             reaction: None,
             outcome: None,
             location_of: None,
@@ -899,6 +910,7 @@ impl Bound<'_> {
             Read::Location => place(&vocabulary.locations, self.location.as_ref()),
             Read::Attack(TestField::Level) => self.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => self.defence.map_or(u32::MAX, |d| d.level),
+            Read::AgainstLevel => self.against.map_or(u32::MAX, |a| a.level),
             _ => u32::MAX,
         }
     }
