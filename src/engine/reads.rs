@@ -795,8 +795,10 @@ pub struct Bound<'a> {
     pub test: TestResult,
     pub attack: Option<TestResult>,
     pub defence: Option<TestResult>,
-    /// The attacker's roll the reaction's table is read with (`against.level`).
-    pub against: Option<TestResult>,
+    /// The level of the attacker's roll the reaction's table is read with
+    /// (`against.level`): only the level, which is all a rule reads of it (a smaller
+    /// `Bound`, set up for every evaluation).
+    pub against_level: Option<u32>,
     /// The reaction chosen (its index among the exchange's), if any.
     pub reaction: Option<u32>,
     /// Who won the outcome (`true`: the attacker) and by how many levels.
@@ -827,7 +829,7 @@ impl Default for Bound<'_> {
             test: TestResult::default(),
             attack: None,
             defence: None,
-            against: None,
+            against_level: None,
             reaction: None,
             outcome: None,
             location_of: None,
@@ -910,7 +912,7 @@ impl Bound<'_> {
             Read::Location => place(&vocabulary.locations, self.location.as_ref()),
             Read::Attack(TestField::Level) => self.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => self.defence.map_or(u32::MAX, |d| d.level),
-            Read::AgainstLevel => self.against.map_or(u32::MAX, |a| a.level),
+            Read::AgainstLevel => self.against_level.unwrap_or(u32::MAX),
             _ => u32::MAX,
         }
     }

@@ -88,7 +88,7 @@ impl FightHandle {
             Some(reaction) => self.roll_again(combat, test, reaction, defender, &mut env)?,
             None => attack,
         };
-        env.bound.against = Some(against);
+        env.bound.against_level = Some(against.level);
         if let (Some(outcome), Some(defence)) = (&exchange.outcome, env.bound.defence) {
             env.bound.outcome =
                 outcome.cells[defence.level as usize * outcome.levels + against.level as usize];

@@ -299,7 +299,7 @@ fn symbol_read(slot: Slot, c: &mut Compiler<'_>) -> Place {
         Read::Defence(TestField::Level) => {
             Box::new(|env| env.bound.defence.map_or(u32::MAX, |test| test.level))
         }
-        Read::AgainstLevel => Box::new(|env| env.bound.against.map_or(u32::MAX, |test| test.level)),
+        Read::AgainstLevel => Box::new(|env| env.bound.against_level.unwrap_or(u32::MAX)),
         Read::Location => {
             let list = interned(&vocabulary.locations);
             Box::new(move |env| place(&list, env.bound.location))
