@@ -733,3 +733,45 @@ fn the_odds_plot_gathers_a_long_tail_of_damage_into_one_bar() {
     chances.push(damage.iter().filter(|d| d.0 >= tail).map(|d| d.1).sum());
     assert_bars_in_proportion(&bars, &chances);
 }
+
+/// The values written on a chart: (x, y, text) of each `<text>` that ends in `%`.
+fn written_values(svg: &str) -> Vec<(f64, f64, String)> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|rest| {
+            let element = &rest[..rest.find('>').unwrap()];
+            let text = rest[rest.find('>').unwrap() + 1..rest.find("</text>").unwrap()].trim();
+            (text.ends_with('%') && !text.contains(' ')).then(|| {
+                (
+                    attribute(element, "x"),
+                    attribute(element, "y"),
+                    text.to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// A chart of damage too wide to write every bar's value (the 3d6 duel: 4 to 28+) still
+/// writes the value of each bar that stands apart, and never two side by side at about
+/// the same height, where they would run into each other.
+#[test]
+fn a_crowded_odds_plot_writes_the_values_that_have_room() {
+    let (_, drawn, bars) = odds_plot("odds-plot-crowded", "rulesets/3d6-hex/scenarios/duel.toml");
+    assert!(bars.len() > 24, "{} bars: a crowded chart", bars.len());
+    let written = written_values(&drawn);
+    let drawn_bars = bars.iter().filter(|bar| bar.2 > 0.0).count();
+    assert!(
+        written.len() >= 5 && written.len() <= drawn_bars,
+        "{} values written for {drawn_bars} bars drawn: {written:?}",
+        written.len()
+    );
+    for (i, a) in written.iter().enumerate() {
+        for b in &written[i + 1..] {
+            assert!(
+                (a.0 - b.0).abs() >= 30.0 || (a.1 - b.1).abs() >= 12.0,
+                "{a:?} and {b:?} run into each other"
+            );
+        }
+    }
+}

@@ -84,6 +84,10 @@ fn with_footer<'a>(area: &Area<'a>, text: &str) -> Result<Area<'a>, Box<dyn std:
 /// overlap (a chart of damage from 1 to 40, say).
 const MOST_VALUES_WRITTEN: usize = 24;
 
+/// How much of the value axis a written value takes up, with a margin: two values side
+/// by side closer in height than this would run into each other.
+const LABEL_HEIGHT: f64 = 0.08;
+
 /// The most groups of a chart named under the axis: past that every second (third, ...)
 /// is named, so that the names do not run into each other.
 const MOST_GROUPS_NAMED: usize = 30;
@@ -182,13 +186,30 @@ pub fn grouped_bars(
                 })
             },
         ))?;
-        // Values written where there is room for them, and not on an empty place.
+        // Values written where there is room for them, and not on an empty place: on
+        // every bar of a small chart; on a crowded chart of one series (damage from 4
+        // to 28+), on each bar whose neighbours' values would not stand beside its own.
         let room = n * series.len() <= MOST_VALUES_WRITTEN;
+        let written_at = |g: usize| {
+            let &(value, interval) = one.values.get(g)?;
+            (value != 0.0).then(|| interval.map_or(value, |(_, high)| high.max(value)))
+        };
+        let clear = |g: usize| {
+            let Some(mine) = written_at(g) else {
+                return false;
+            };
+            series.len() == 1
+                && [g.checked_sub(1), Some(g + 1)]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(written_at)
+                    .all(|theirs| (mine - theirs).abs() > top * LABEL_HEIGHT)
+        };
         chart.draw_series(
             one.values
                 .iter()
                 .enumerate()
-                .filter(|&(_, &(value, _))| room && value != 0.0)
+                .filter(|&(g, &(value, _))| value != 0.0 && (room || clear(g)))
                 .map(|(g, &(value, interval))| {
                     let above = interval.map_or(value, |(_, high)| high.max(value));
                     // A small percentage keeps two decimals, so that it does not read 0.0%.
