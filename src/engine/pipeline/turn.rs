@@ -253,7 +253,7 @@ impl FightHandle {
         let count = self.core().combatants.len();
         let Some(out) = self.combat().and_then(|c| c.turn.out_of_fight.as_ref()) else {
             for who in 0..count {
-                if !self.is_out(who) && self.hook_flag("out_of_fight", &[HookArgument::Who(who)])? {
+                if !self.is_out(who) && self.is_out_of_fight(who)? {
                     self.put_out(who);
                 }
             }
