@@ -420,6 +420,55 @@ fn a_house_ruled_tactics_list_decides_among_the_offered_options() {
     assert!(targets > 10, "only {targets} target choices");
 }
 
+/// A rule `script = true` hands the decision to the tactics script where its `if` holds
+/// (read once, with no option considered); elsewhere the rules after it decide.
+#[test]
+fn a_tactics_rule_may_leave_the_decision_to_the_tactics_script() {
+    let dir = scratch("tactics-script");
+    copy_dir(
+        &root().join("tests/fixtures/d20_skirmish"),
+        &dir.join("d20_skirmish"),
+    );
+    let ruleset = dir.join("d20_skirmish/ruleset.toml");
+    let written = fs::read_to_string(&ruleset).unwrap();
+    fs::write(&ruleset, format!("tactics = \"tactics\"\n{written}")).unwrap();
+    fs::write(
+        dir.join("d20_skirmish/scripts/tactics.rhai"),
+        "fn choose_target(fight, who, options) {\n    options[options.len() - 1]\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("d20_skirmish/tactics.toml"),
+        "[[target]]\nscript = true\nif = \"self.STR >= 13\"\n\n\
+         [[target]]\nlowest = \"other.hit_points\"\n",
+    )
+    .unwrap();
+    let mut by_script = 0;
+    let mut by_list = 0;
+    for seed in ["1", "2", "3"] {
+        for choice in target_choices(&dir, seed) {
+            if choice.options.len() < 2 {
+                continue;
+            }
+            // Kara (STR 12) by the list; Dunmore and the raiders (STR 13 or more) by
+            // the script, which takes the last option.
+            let expected = if choice.who == "Kara" {
+                by_list += 1;
+                first_of_extreme(&choice, false)
+            } else {
+                by_script += 1;
+                choice.options.last().unwrap()
+            };
+            assert_eq!(choice.chosen, expected, "seed {seed}: {}", choice.line);
+            assert_eq!(choice.by, "tactics");
+        }
+    }
+    assert!(
+        by_script > 2 && by_list > 2,
+        "by the script {by_script}, by the list {by_list}"
+    );
+}
+
 /// A scenario gives one side a tactics style (`tactics/<style>.toml`): that side decides
 /// by the style's lists, the other by the ruleset's own.
 #[test]

@@ -1042,7 +1042,7 @@ impl Considers {
         let mut within = Vec::new();
         for rule in rules {
             match &rule.pick {
-                Pick::Option(_) => {}
+                Pick::Option(_) | Pick::Script => {}
                 Pick::First(condition) => condition.visit_reads(&mut visit, &mut within),
                 Pick::Highest(score) | Pick::Lowest(score) => {
                     score.visit_reads(&mut visit, &mut within)

@@ -47,6 +47,8 @@ pub struct WrittenRule {
     pub highest: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lowest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<bool>,
     #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
     pub guard: Option<String>,
 }
@@ -69,12 +71,15 @@ pub enum Pick {
     Highest(Number),
     /// The offered option with the lowest value (the first of equals).
     Lowest(Number),
+    /// `script = true`: no option; the tactics script decides (as for a decision without
+    /// a list), where the guard holds. The guard is read once, with no option considered.
+    Script,
 }
 
 impl Tactics {
-    /// The list's answer to `decision`, or `None` when the ruleset has no list for it
-    /// (another chooser answers). With a list, some offered option is always chosen: the
-    /// first offered when no rule applies.
+    /// The list's answer to `decision`, or `None` when the ruleset has no list for it,
+    /// or a `script = true` rule of it applies (another chooser answers). Otherwise some
+    /// offered option is always chosen: the first offered when no rule applies.
     pub fn choose(
         &self,
         core: &Core,
@@ -102,6 +107,11 @@ impl Tactics {
         };
         for rule in &list.rules {
             match &rule.pick {
+                Pick::Script => {
+                    if holds(&mut view, &rule.guard) {
+                        return None;
+                    }
+                }
                 Pick::Option(option) => {
                     if !decision.options.contains(option) {
                         continue;

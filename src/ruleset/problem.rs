@@ -183,12 +183,12 @@ pub enum RulesetProblem {
 
     /// A `[[target]]` entry of tactics.toml with both `choose` and `lowest`, or neither.
     #[error(
-        "a rule of the tactics for `{decision}` needs exactly one of `choose`, `first`, `highest`, `lowest` (it has {found})"
+        "a rule of the tactics for `{decision}` needs exactly one of `choose`, `first`, `highest`, `lowest`, `script = true` (it has {found})"
     )]
     #[diagnostic(
         code(affray::tactics::rule),
         help(
-            "`choose = \"attack\"` takes that option when offered; `first = \"...\"` the first offered option for which a condition holds; `highest = \"...\"` or `lowest = \"...\"` the offered option that scores best; `if = \"...\"` may guard any of them"
+            "`choose = \"attack\"` takes that option when offered; `first = \"...\"` the first offered option for which a condition holds; `highest = \"...\"` or `lowest = \"...\"` the offered option that scores best; `script = true` leaves the decision to the tactics script; `if = \"...\"` may guard any of them"
         )
     )]
     TacticsRule {

@@ -11,6 +11,9 @@
 //! [[action]]
 //! choose = "aim"
 //! if = "self.value.aim == 0 and self.engaged == 0"
+//! [[action]]
+//! script = true                    # the tactics script decides from here, where `if`
+//! if = "offered.ranged_attack"     # holds (read once, no option considered)
 //! ```
 
 use indexmap::IndexMap;
@@ -33,6 +36,8 @@ pub(super) struct RuleEntry {
     highest: Option<TomlSpanned<String>>,
     lowest: Option<TomlSpanned<String>>,
     first: Option<TomlSpanned<String>>,
+    /// `script = true`: leave the decision to the tactics script where `if` holds.
+    script: Option<TomlSpanned<bool>>,
     #[serde(rename = "if")]
     guard: Option<TomlSpanned<String>>,
 }
@@ -73,21 +78,22 @@ pub(super) fn compile_lists(
                 first: text(&rule.first),
                 highest: text(&rule.highest),
                 lowest: text(&rule.lowest),
+                script: rule.script.as_ref().map(|v| *v.get_ref()),
                 guard: text(&rule.guard),
             });
-            let picks: Vec<&TomlSpanned<String>> =
-                [&rule.choose, &rule.highest, &rule.lowest, &rule.first]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-            if picks.len() != 1 {
+            let picks = [&rule.choose, &rule.highest, &rule.lowest, &rule.first]
+                .into_iter()
+                .flatten()
+                .count()
+                + usize::from(rule.script.as_ref().is_some_and(|s| *s.get_ref()));
+            if picks != 1 {
                 let range = entry.span();
                 problems.push(
                     RulesetProblem::TacticsRule {
                         src: file.named(),
                         span: Span::new(range.start, range.end).into(),
                         decision: decision.clone(),
-                        found: picks.len(),
+                        found: picks,
                     }
                     .into(),
                 );
@@ -103,6 +109,8 @@ pub(super) fn compile_lists(
                     .ok()
             };
             let pick = match (&rule.choose, &rule.highest, &rule.lowest, &rule.first) {
+                // `script = true`, the one pick left.
+                (None, None, None, None) => Some(Pick::Script),
                 (Some(option), ..) => Some(Pick::Option(Name::new(option.get_ref()))),
                 (_, Some(score), ..) => number(score, &mut scope).map(Pick::Highest),
                 (_, _, Some(score), _) => number(score, &mut scope).map(Pick::Lowest),
@@ -115,7 +123,6 @@ pub(super) fn compile_lists(
                 .map_err(|found| problems.extend(found.into_iter().map(Into::into)))
                 .ok()
                 .map(Pick::First),
-                _ => None,
             };
             let guard = rule.guard.as_ref().and_then(|text| {
                 compile_bool(file, text.get_ref(), content(text).start, &mut scope)
