@@ -25,6 +25,22 @@ fn append_settings(copy: &Path, lines: &str) {
     fs::write(&settings, format!("{before}\n{lines}\n")).unwrap();
 }
 
+/// Take the turn's action list out of a copy's tactics.toml: its tactics script's
+/// `choose_action` then chooses every turn's action, as a script run at every turn.
+fn actions_by_script(copy: &Path) {
+    let tactics = copy.join("tactics.toml");
+    let text = fs::read_to_string(&tactics).unwrap();
+    let kept: Vec<&str> = text
+        .split("\n\n")
+        .filter(|block| !block.lines().any(|line| line.starts_with("[[action]]")))
+        .collect();
+    assert!(
+        kept.len() < text.split("\n\n").count(),
+        "no [[action]] list"
+    );
+    fs::write(&tactics, kept.join("\n\n")).unwrap();
+}
+
 /// `affray fight SCENARIO --seed 1` from `dir`: exit code, stdout, stderr.
 fn fight(dir: &Path, scenario: &str) -> (Option<i32>, String, String) {
     let output = affray(dir, &["fight", scenario, "--seed", "1"]);
@@ -38,6 +54,7 @@ fn fight(dir: &Path, scenario: &str) -> (Option<i32>, String, String) {
 #[test]
 fn a_hook_running_just_under_its_own_limit_every_turn_stops_at_the_fights_budget() {
     let (dir, copy) = copy_of("script-budget", "runequest-srd");
+    actions_by_script(&copy);
     // About 300,000 operations a call of the tactics function that chooses every
     // turn's action: under rhai's 1,000,000 a call, so only the fight's own budget
     // stops it.
@@ -88,6 +105,7 @@ fn the_budget_of_script_operations_is_each_fights_own_on_any_number_of_threads()
 #[test]
 fn a_script_logging_long_notes_stops_at_the_logs_budget_of_text() {
     let (dir, copy) = copy_of("log-bytes", "runequest-srd");
+    actions_by_script(&copy);
     let note = "x".repeat(5_000);
     // Four notes each time the tactics choose a turn's action.
     edit(
@@ -247,6 +265,7 @@ fn an_initiative_hook_returning_a_decimal_number_stops_the_fight() {
 #[test]
 fn a_tactics_function_returning_a_number_stops_the_fight() {
     let (dir, copy) = copy_of("tactics-number", "runequest-srd");
+    actions_by_script(&copy);
     edit(
         &copy.join("scripts/tactics.rhai"),
         "fn choose_action(fight, who, options) {",
@@ -263,14 +282,19 @@ fn a_tactics_function_returning_a_number_stops_the_fight() {
     );
 }
 
-/// Fight a copy of runequest-srd whose `setup` hook first runs `code` (with `fight` and
-/// `who`); exit code, log and error.
+/// Fight a copy of runequest-srd with a `setup` hook (`scripts/probe.rhai`) that runs
+/// `code` (with `fight` and `who`) on line 2; exit code, log and error.
 fn fight_with_setup(case: &str, code: &str) -> (Option<i32>, String, String) {
     let (dir, copy) = copy_of(case, "runequest-srd");
+    fs::write(
+        copy.join("scripts/probe.rhai"),
+        format!("fn setup(fight, who) {{\n    if who == 0 {{ {code} }}\n}}\n"),
+    )
+    .unwrap();
     edit(
-        &copy.join("scripts/combat.rhai"),
-        "fn setup(fight, who) {",
-        &format!("fn setup(fight, who) {{\n    if who == 0 {{ {code} }}"),
+        &copy.join("ruleset.toml"),
+        "[hooks]\n",
+        "[hooks]\nsetup = \"probe::setup\"\n",
     );
     let result = fight(&dir, "runequest-srd/scenarios/sword_and_shield_duel.toml");
     let _ = fs::remove_dir_all(&dir);
@@ -321,7 +345,7 @@ fn negative_damage_lost_actions_and_hit_points_are_script_errors_naming_the_func
         assert_eq!(code, Some(1), "{call}: {stderr}");
         assert_eq!(
             message(&stderr),
-            format!("runequest-srd/scripts/combat.rhai (line 10): {expected}"),
+            format!("runequest-srd/scripts/probe.rhai (line 2): {expected}"),
             "{stderr}"
         );
     }
@@ -478,7 +502,7 @@ fn reading_a_dice_statistic_as_a_number_names_the_functions_that_roll_it() {
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(
         message(&stderr),
-        "runequest-srd/scripts/combat.rhai (line 10): the statistic `damage_modifier` is dice (1D2): roll it with fight.roll(who, fight.statistic_dice(who, \"damage_modifier\"), purpose)",
+        "runequest-srd/scripts/probe.rhai (line 2): the statistic `damage_modifier` is dice (1D2): roll it with fight.roll(who, fight.statistic_dice(who, \"damage_modifier\"), purpose)",
         "{stderr}"
     );
 }
