@@ -6,8 +6,9 @@ use crate::parse::parse_expression;
 use crate::source::{SourceFile, Span, Spanned};
 
 use super::ast::{BinaryOp, Node, NodeKind, UnaryOp};
-use super::eval::{Comparison, Condition, Number, Rounding, Symbol, dice_count};
+use super::eval::{Comparison, Condition, Number, Pool, Rounding, Symbol, dice_count, dice_pips};
 use super::{DomainId, ExprProblem, Resolution, Scope, Type};
+use crate::dice::Limits;
 
 /// Compile `text`, written at byte `offset` of `file`, as a number.
 pub fn compile_number(
@@ -527,6 +528,63 @@ impl Compiler<'_> {
                     other => self.mismatch(argument, "dice", &other),
                 }
             }
+            "pips" => {
+                let [argument] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("dice"),
+                        "pips(self.dice.fighting) is what the dice add besides their dice (2 for 4D6+2)"
+                            .into(),
+                    );
+                };
+                match self.typed(argument)? {
+                    Typed::Dice(Number::RollSlot(slot)) => {
+                        Some(Typed::Number(Number::DicePips(slot)))
+                    }
+                    Typed::Dice(Number::Roll(dice)) => {
+                        Some(Typed::Number(Number::Const(dice_pips(&dice))))
+                    }
+                    other => self.mismatch(argument, "dice", &other),
+                }
+            }
+            "pool" | "wild" => {
+                let help = if function == "pool" {
+                    "pool(dice(self.dice.fighting) - 1, 6) rolls as many six-sided dice as the number says"
+                } else {
+                    "wild(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last the Wild Die: rolled again and added while it shows 6"
+                };
+                let [count, sides] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("a number of dice and their sides"),
+                        help.into(),
+                    );
+                };
+                let count = self.number(count)?;
+                let sides = match &sides.kind {
+                    NodeKind::Number(n) if (1..=i64::from(Limits::MAX_SIDES)).contains(n) => {
+                        *n as u32
+                    }
+                    _ => {
+                        return self.function_problem(
+                            sides,
+                            function,
+                            format!(
+                                "the sides of the dice are a number from 1 to {}, written out",
+                                Limits::MAX_SIDES
+                            ),
+                            help.into(),
+                        );
+                    }
+                };
+                Some(Typed::Number(Number::Pool(Box::new(Pool::new(
+                    count,
+                    sides,
+                    function == "wild",
+                )))))
+            }
             "abs" => {
                 let [argument] = arguments else {
                     return self.function_problem(
@@ -631,7 +689,7 @@ impl Compiler<'_> {
             _ => {
                 let known: Vec<String> = [
                     "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
-                    "maximum", "minimum", "maximise", "dice", "lookup",
+                    "maximum", "minimum", "maximise", "dice", "pips", "pool", "wild", "lookup",
                 ]
                 .map(String::from)
                 .to_vec();
