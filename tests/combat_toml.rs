@@ -1130,3 +1130,52 @@ fn check_refuses_dice_whose_sides_are_not_written_out() {
         "rolls that many six-sided dice, the last the Wild Die",
     );
 }
+
+#[test]
+fn a_defence_rolled_before_the_attack_sets_what_the_attack_must_beat() {
+    // Aldric's dodge is rolled as he declares it (`before_attack`), and its roll, kept by
+    // its `do`, comes off Bryn's skill: she must roll under 70 - 20 = 50.
+    let (dir, ruleset) = fixture_copy(
+        "defence_first",
+        &[
+            (
+                "combat.toml",
+                "name = \"dodge\"\ntest = \"dodge\"\nweapon = false\n",
+                "name = \"dodge\"\ntest = \"dodge\"\nweapon = false\nbefore_attack = true\ndo = \"set dodged (defence.roll)\"\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - if self.off_balance { 20 } else { 0 }\"",
+                "target = \"self.skill.combat - other.value.dodged - if self.off_balance { 20 } else { 0 }\"",
+            ),
+        ],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("defence_first_fight", &ruleset, "1 1\n20 45\n", choices);
+    let check = affray(&dir, &["check", "d100_duel"]);
+    // A reaction that may be withdrawn once the attack is seen cannot come before it.
+    let written = fs::read_to_string(ruleset.join("combat.toml")).unwrap();
+    fs::write(
+        ruleset.join("combat.toml"),
+        written.replace(
+            "name = \"parry\"\n",
+            "name = \"parry\"\nbefore_attack = true\n",
+        ),
+    )
+    .unwrap();
+    let refused = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let dodged = log.find("Aldric: dodge 30, rolled 20").expect(&log);
+    let attacked = log.find("Bryn: attack 50, rolled 45: success").expect(&log);
+    assert!(dodged < attacked, "{log}");
+    let report = text(&refused.stderr);
+    assert!(!refused.status.success(), "{report}");
+    has(
+        &report,
+        "the reaction `parry` cannot be rolled before the attack",
+    );
+    has(&report, "withdrawn once the attack is rolled (`withdraw`)");
+    has(&report, "rolled before the attack");
+}
