@@ -7,8 +7,12 @@ use crate::source::{SourceFile, Span, Spanned};
 
 use super::ast::{BinaryOp, Node, NodeKind, UnaryOp};
 use super::eval::{Comparison, Condition, Number, Pool, Rounding, Symbol, dice_count, dice_pips};
-use super::{DomainId, ExprProblem, Resolution, Scope, Type};
-use crate::dice::Limits;
+use super::{DomainId, ExprProblem, Resolution, Scope, Slot, Type};
+use crate::dice::{DiceExpr, Limits};
+
+/// A number read from the dice behind a slot, and the same figure of dice written out.
+type SlotRead = fn(Slot) -> Number;
+type DiceFigure = fn(&DiceExpr) -> i64;
 
 /// Compile `text`, written at byte `offset` of `file`, as a number.
 pub fn compile_number(
@@ -509,41 +513,29 @@ impl Compiler<'_> {
                     Box::new(count),
                 )))
             }
-            "dice" => {
+            // What dice are made of, without rolling them: how many dice, or the
+            // number they add besides.
+            "dice" | "pips" => {
+                let (help, slot_read, count): (_, SlotRead, DiceFigure) = if function == "dice" {
+                    (
+                        "dice(weapon.damage) is how many dice it rolls (2 for 2D8+1)",
+                        Number::DiceCount,
+                        dice_count,
+                    )
+                } else {
+                    (
+                        "pips(self.dice.fighting) is what the dice add besides their dice (2 for 4D6+2)",
+                        Number::DicePips,
+                        dice_pips,
+                    )
+                };
                 let [argument] = arguments else {
-                    return self.function_problem(
-                        node,
-                        function,
-                        arity("dice"),
-                        "dice(weapon.damage) is how many dice it rolls (2 for 2D8+1)".into(),
-                    );
+                    return self.function_problem(node, function, arity("dice"), help.into());
                 };
                 match self.typed(argument)? {
-                    Typed::Dice(Number::RollSlot(slot)) => {
-                        Some(Typed::Number(Number::DiceCount(slot)))
-                    }
+                    Typed::Dice(Number::RollSlot(slot)) => Some(Typed::Number(slot_read(slot))),
                     Typed::Dice(Number::Roll(dice)) => {
-                        Some(Typed::Number(Number::Const(dice_count(&dice))))
-                    }
-                    other => self.mismatch(argument, "dice", &other),
-                }
-            }
-            "pips" => {
-                let [argument] = arguments else {
-                    return self.function_problem(
-                        node,
-                        function,
-                        arity("dice"),
-                        "pips(self.dice.fighting) is what the dice add besides their dice (2 for 4D6+2)"
-                            .into(),
-                    );
-                };
-                match self.typed(argument)? {
-                    Typed::Dice(Number::RollSlot(slot)) => {
-                        Some(Typed::Number(Number::DicePips(slot)))
-                    }
-                    Typed::Dice(Number::Roll(dice)) => {
-                        Some(Typed::Number(Number::Const(dice_pips(&dice))))
+                        Some(Typed::Number(Number::Const(count(&dice))))
                     }
                     other => self.mismatch(argument, "dice", &other),
                 }
