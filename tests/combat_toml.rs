@@ -1032,3 +1032,150 @@ fn drop_hand_drops_what_that_hand_holds_with_the_hands_each_weapon_needs() {
     );
     has(&log, "Aldric drops the Broadsword");
 }
+
+/// A copy of the fixture whose combat skill is a dice pool: each combatant's `melee` die
+/// code with its last die the Wild Die, less a die for each point of the value
+/// `penalty`, plus the code's pips; an attack whose Wild Die first shows 1 leaves the
+/// attacker prone (a complication, read as `attack.wild_die`).
+fn pool_copy(case: &str, setup: &str) -> (PathBuf, PathBuf) {
+    fixture_copy(
+        case,
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\nroll = \"1d100\"",
+                "[tests.skill]\nroll = \"wild(dice(self.dice.melee) - self.value.penalty, 6) + pips(self.dice.melee)\"",
+            ),
+            (
+                "combat.toml",
+                "",
+                &format!(
+                    "\n[[exchanges.melee.after]]\nat = \"outcome\"\nif = \"attack.wild_die == 1\"\ndo = \"condition prone\"\n{setup}"
+                ),
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 65,",
+                "skills = { melee = \"2D\", combat = 65,",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 70,",
+                "skills = { melee = \"3D+2\", combat = 70,",
+            ),
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn a_wild_die_explodes_on_its_highest_face_and_the_test_keeps_its_first() {
+    // Bryn's 3D+2: two dice together (4, 5), then the Wild Die: 6, so again: 2. 4 + 5 +
+    // 6 + 2 + 2 pips = 19. Aldric's 2D: one die (3), then the Wild Die (1): 4. Only the
+    // attack's first face is read by the rule: nobody falls.
+    let (dir, ruleset) = pool_copy("wild_die", "");
+    let (log, error) = duel_with("wild_die_fight", &ruleset, "1 1\n4 5 6 2\n3 1\n", "");
+    // The same attack with a Wild Die that first shows 1: a complication.
+    let (complication, _) = duel_with("wild_die_one", &ruleset, "1 1\n4 5 1\n3 4\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "2D6 attack for Bryn → 9 (dice showed 4, 5)");
+    has(&log, "1D6 attack: Wild Die for Bryn → 6");
+    has(&log, "1D6 attack: Wild Die explodes for Bryn → 2");
+    has(&log, "Bryn: attack 70, rolled 19: success");
+    has(&log, "1D6 parry for Aldric → 3");
+    has(&log, "1D6 parry: Wild Die for Aldric → 1");
+    has(&log, "Aldric: parry 65, rolled 4: critical");
+    assert!(!log.contains(": prone"), "{log}");
+    has(&error, "the given dice ran out");
+    has(&complication, "1D6 attack: Wild Die for Bryn → 1");
+    assert!(!complication.contains("explodes"), "{complication}");
+    has(&complication, "Bryn: attack 70, rolled 12: success");
+    has(&complication, "Bryn: prone");
+}
+
+#[test]
+fn a_dice_pool_loses_dice_to_a_penalty_and_rolls_none_below_one() {
+    // A penalty of two dice: Bryn's 3D+2 rolls the Wild Die alone (3) + 2; Aldric's 2D
+    // rolls nothing at all, and its total is its pips, 0.
+    let (dir, ruleset) = pool_copy("pool_penalty", "\n[[setup]]\ndo = \"set penalty 2\"\n");
+    let (log, _) = duel_with("pool_penalty_fight", &ruleset, "1 1\n3\n1\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "1D6 attack: Wild Die for Bryn → 3");
+    assert!(!log.contains("D6 attack for Bryn"), "{log}");
+    has(&log, "Bryn: attack 70, rolled 5: success");
+    assert!(!log.contains("D6 parry"), "{log}");
+    has(&log, "Aldric: parry 65, rolled 0");
+}
+
+#[test]
+fn check_refuses_dice_whose_sides_are_not_written_out() {
+    let (dir, _) = pool_copy("pool_sides", "");
+    let ruleset = dir.join("d100_duel/combat.toml");
+    let written = fs::read_to_string(&ruleset).unwrap();
+    fs::write(
+        &ruleset,
+        written.replace("self.value.penalty, 6)", "self.value.penalty, self.DEX)"),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(
+        &report,
+        "the sides of the dice are a number from 1 to 1000, written out",
+    );
+    has(
+        &report,
+        "rolls that many six-sided dice, the last the Wild Die",
+    );
+}
+
+#[test]
+fn a_defence_rolled_before_the_attack_sets_what_the_attack_must_beat() {
+    // Aldric's dodge is rolled as he declares it (`before_attack`), and its roll, kept by
+    // its `do`, comes off Bryn's skill: she must roll under 70 - 20 = 50.
+    let (dir, ruleset) = fixture_copy(
+        "defence_first",
+        &[
+            (
+                "combat.toml",
+                "name = \"dodge\"\ntest = \"dodge\"\nweapon = false\n",
+                "name = \"dodge\"\ntest = \"dodge\"\nweapon = false\nbefore_attack = true\ndo = \"set dodged (defence.roll)\"\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - if self.off_balance { 20 } else { 0 }\"",
+                "target = \"self.skill.combat - other.value.dodged - if self.off_balance { 20 } else { 0 }\"",
+            ),
+        ],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("defence_first_fight", &ruleset, "1 1\n20 45\n", choices);
+    let check = affray(&dir, &["check", "d100_duel"]);
+    // A reaction that may be withdrawn once the attack is seen cannot come before it.
+    let written = fs::read_to_string(ruleset.join("combat.toml")).unwrap();
+    fs::write(
+        ruleset.join("combat.toml"),
+        written.replace(
+            "name = \"parry\"\n",
+            "name = \"parry\"\nbefore_attack = true\n",
+        ),
+    )
+    .unwrap();
+    let refused = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let dodged = log.find("Aldric: dodge 30, rolled 20").expect(&log);
+    let attacked = log.find("Bryn: attack 50, rolled 45: success").expect(&log);
+    assert!(dodged < attacked, "{log}");
+    let report = text(&refused.stderr);
+    assert!(!refused.status.success(), "{report}");
+    has(
+        &report,
+        "the reaction `parry` cannot be rolled before the attack",
+    );
+    has(&report, "withdrawn once the attack is rolled (`withdraw`)");
+    has(&report, "rolled before the attack");
+}

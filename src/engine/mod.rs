@@ -214,8 +214,14 @@ impl Core {
         &mut self,
         expr: &crate::dice::DiceExpr,
     ) -> Option<Result<i64, crate::dice::RollError>> {
-        (!self.rolls_wanted && !self.dice.reads_purposes())
+        self.dice_unseen()
             .then(|| expr.roll_total(&mut self.dice, ""))
+    }
+
+    /// Whether nobody reads what a die is for: neither the log (no rolls kept) nor the
+    /// dice (seeded, not asked of a person).
+    pub(crate) fn dice_unseen(&self) -> bool {
+        !self.rolls_wanted && !self.dice.reads_purposes()
     }
 }
 

@@ -152,6 +152,9 @@ pub enum Read {
     Statistic(Who, Name),
     /// A dice statistic, rolled where read.
     StatisticDice(Who, Name),
+    /// `self.dice.fighting`: a skill as its die code (`4D6+2`), a number skill as that
+    /// number, a skill the combatant lacks as no dice.
+    SkillDice(Who, Name),
     /// Whether the scenario gives this situational modifier to the combatant or to the
     /// whole fight.
     ScenarioModifier(Who, Name),
@@ -300,6 +303,8 @@ pub enum TestField {
     Roll,
     Total,
     Target,
+    /// The first face of the test's Wild Die (`wild(n, sides)`), 0 if it rolled none.
+    WildDie,
 }
 
 /// A test as rolled: its level (the place in `success_levels`) and its numbers.
@@ -314,6 +319,8 @@ pub struct TestResult {
     /// and this is its place (the first 1) among the rolls kept to be drawn then
     /// ([`crate::engine::Core::refine`]).
     pub merged: u32,
+    /// The first face of the Wild Die the roll rolled ([`crate::expr::Pool`]), 0 if none.
+    pub wild_die: u16,
 }
 
 impl TestResult {
@@ -323,16 +330,18 @@ impl TestResult {
             TestField::Roll => self.roll,
             TestField::Total => self.total,
             TestField::Target => self.target,
+            TestField::WildDie => i64::from(self.wild_die),
         }
     }
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 20] = [
+const FIELDS: [&str; 21] = [
     "given",
     "skill_of",
     "weapon_skill",
     "skill",
+    "dice",
     "statistic",
     "value",
     "option",
@@ -508,6 +517,9 @@ impl<'v> FightScope<'v> {
             // Skills and values are not declared by the ruleset: any name is read, and
             // one the combatant lacks reads 0.
             ["skill", name] => self.slot(Read::Skill(who, name.into()), Type::Number),
+            ["dice", name] if self.at != Place::Decision => {
+                self.slot(Read::SkillDice(who, name.into()), Type::Dice)
+            }
             ["value", name] => self.slot(Read::Value(who, name.into()), Type::Number),
             ["statistic", name] if declared(&vocabulary.statistics, name) => {
                 self.slot(Read::Statistic(who, name.into()), Type::Number)
@@ -652,10 +664,11 @@ impl Scope for FightScope<'_> {
                     "roll" => (TestField::Roll, Type::Number),
                     "total" => (TestField::Total, Type::Number),
                     "target" => (TestField::Target, Type::Number),
+                    "wild_die" => (TestField::WildDie, Type::Number),
                     _ => {
                         return Resolution::Unknown {
                             at: 1,
-                            known: ["level", "roll", "total", "target"]
+                            known: ["level", "roll", "total", "target", "wild_die"]
                                 .map(String::from)
                                 .to_vec(),
                         };
@@ -1003,6 +1016,7 @@ impl Considers {
                 | Read::Skill(who, _)
                 | Read::Statistic(who, _)
                 | Read::StatisticDice(who, _)
+                | Read::SkillDice(who, _)
                 | Read::ScenarioModifier(who, _)
                 | Read::Value(who, _)
                 | Read::Condition(who, ..)

@@ -6,8 +6,13 @@ use crate::parse::parse_expression;
 use crate::source::{SourceFile, Span, Spanned};
 
 use super::ast::{BinaryOp, Node, NodeKind, UnaryOp};
-use super::eval::{Comparison, Condition, Number, Rounding, Symbol, dice_count};
-use super::{DomainId, ExprProblem, Resolution, Scope, Type};
+use super::eval::{Comparison, Condition, Number, Pool, Rounding, Symbol, dice_count, dice_pips};
+use super::{DomainId, ExprProblem, Resolution, Scope, Slot, Type};
+use crate::dice::{DiceExpr, Limits};
+
+/// A number read from the dice behind a slot, and the same figure of dice written out.
+type SlotRead = fn(Slot) -> Number;
+type DiceFigure = fn(&DiceExpr) -> i64;
 
 /// Compile `text`, written at byte `offset` of `file`, as a number.
 pub fn compile_number(
@@ -508,24 +513,69 @@ impl Compiler<'_> {
                     Box::new(count),
                 )))
             }
-            "dice" => {
+            // What dice are made of, without rolling them: how many dice, or the
+            // number they add besides.
+            "dice" | "pips" => {
+                let (help, slot_read, count): (_, SlotRead, DiceFigure) = if function == "dice" {
+                    (
+                        "dice(weapon.damage) is how many dice it rolls (2 for 2D8+1)",
+                        Number::DiceCount,
+                        dice_count,
+                    )
+                } else {
+                    (
+                        "pips(self.dice.fighting) is what the dice add besides their dice (2 for 4D6+2)",
+                        Number::DicePips,
+                        dice_pips,
+                    )
+                };
                 let [argument] = arguments else {
-                    return self.function_problem(
-                        node,
-                        function,
-                        arity("dice"),
-                        "dice(weapon.damage) is how many dice it rolls (2 for 2D8+1)".into(),
-                    );
+                    return self.function_problem(node, function, arity("dice"), help.into());
                 };
                 match self.typed(argument)? {
-                    Typed::Dice(Number::RollSlot(slot)) => {
-                        Some(Typed::Number(Number::DiceCount(slot)))
-                    }
+                    Typed::Dice(Number::RollSlot(slot)) => Some(Typed::Number(slot_read(slot))),
                     Typed::Dice(Number::Roll(dice)) => {
-                        Some(Typed::Number(Number::Const(dice_count(&dice))))
+                        Some(Typed::Number(Number::Const(count(&dice))))
                     }
                     other => self.mismatch(argument, "dice", &other),
                 }
+            }
+            "pool" | "wild" => {
+                let help = if function == "pool" {
+                    "pool(dice(self.dice.fighting) - 1, 6) rolls as many six-sided dice as the number says"
+                } else {
+                    "wild(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last the Wild Die: rolled again and added while it shows 6"
+                };
+                let [count, sides] = arguments else {
+                    return self.function_problem(
+                        node,
+                        function,
+                        arity("a number of dice and their sides"),
+                        help.into(),
+                    );
+                };
+                let count = self.number(count)?;
+                let sides = match &sides.kind {
+                    NodeKind::Number(n) if (1..=i64::from(Limits::MAX_SIDES)).contains(n) => {
+                        *n as u32
+                    }
+                    _ => {
+                        return self.function_problem(
+                            sides,
+                            function,
+                            format!(
+                                "the sides of the dice are a number from 1 to {}, written out",
+                                Limits::MAX_SIDES
+                            ),
+                            help.into(),
+                        );
+                    }
+                };
+                Some(Typed::Number(Number::Pool(Box::new(Pool::new(
+                    count,
+                    sides,
+                    function == "wild",
+                )))))
             }
             "abs" => {
                 let [argument] = arguments else {
@@ -631,7 +681,7 @@ impl Compiler<'_> {
             _ => {
                 let known: Vec<String> = [
                     "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
-                    "maximum", "minimum", "maximise", "dice", "lookup",
+                    "maximum", "minimum", "maximise", "dice", "pips", "pool", "wild", "lookup",
                 ]
                 .map(String::from)
                 .to_vec();

@@ -30,7 +30,15 @@ impl Number {
                 // A number given where dice may be: read, not rolled.
                 None => point(env.roll_slot(*slot)),
             },
-            Number::DiceBound(..) | Number::DiceCount(_) => point(self.eval(env)),
+            Number::DiceBound(..) | Number::DiceCount(_) | Number::DicePips(_) => {
+                point(self.eval(env))
+            }
+            Number::Pool(pool) if !pool.wild && !pool.count.rolls() => {
+                match usize::try_from(pool.count.eval(env)) {
+                    Ok(0) | Err(_) => point(0),
+                    Ok(n) => pool.dice.get((n - 1).min(pool.dice.len() - 1))?.totals(),
+                }
+            }
             Number::Native(native) => native.tree.distribution(env),
             Number::Negate(a) => map(a.distribution(env)?, i64::saturating_neg),
             Number::Abs(a) => map(a.distribution(env)?, i64::saturating_abs),

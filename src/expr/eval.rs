@@ -34,6 +34,13 @@ pub trait Env {
     fn roll(&mut self, _dice: &DiceExpr) -> i64 {
         0
     }
+    /// Roll dice that are part of a pool, `label` added to what they are for (`Wild
+    /// Die`); empty: as [`Env::roll`].
+    fn roll_labelled(&mut self, dice: &DiceExpr, _label: &str) -> i64 {
+        self.roll(dice)
+    }
+    /// The first face of a Wild Die just rolled, for the test being rolled to keep.
+    fn wild_die(&mut self, _face: i64) {}
     /// Bind the `index`-th member of a collection (`any(opponents, ...)`) for the body
     /// to read; false past the last. The binding before `enter` is back after `leave`.
     fn bind(&mut self, _collection: Slot, _index: usize) -> bool {
@@ -107,8 +114,89 @@ pub enum Number {
     Maximise(Box<Number>, Box<Number>),
     /// `dice(weapon.damage)`: how many dice the slot's dice roll.
     DiceCount(Slot),
+    /// `pips(self.dice.fighting)`: what the slot's dice add besides their dice (2 for
+    /// 4D6+2).
+    DicePips(Slot),
+    /// `pool(n, sides)` or `wild(n, sides)`: as many dice as a number says, rolled
+    /// together ([`Pool`]).
+    Pool(Box<Pool>),
     /// The number compiled to native code ([`Native`]).
     Native(Box<Native<Number>>),
+}
+
+/// The most times a Wild Die is rolled again.
+const MOST_EXPLOSIONS: u32 = 100;
+
+/// A pool of dice whose count an expression gives: `pool(n, 6)` rolls n six-sided dice
+/// together; `wild(n, 6)` rolls n - 1 of them together and the last as a Wild Die, which
+/// is rolled again and added each time it shows its highest face, and whose first face
+/// the test keeps (`attack.wild_die`). No dice (a count of 0 or less) come to 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pool {
+    pub count: Number,
+    pub sides: u32,
+    pub wild: bool,
+    /// The dice of each count from 1 to [`Limits::MAX_COUNT`](crate::dice::Limits), made
+    /// once when the expression is compiled, so that a roll builds none.
+    pub dice: Box<[DiceExpr]>,
+}
+
+impl Pool {
+    pub fn new(count: Number, sides: u32, wild: bool) -> Pool {
+        let dice = (1..=crate::dice::Limits::MAX_COUNT)
+            .filter_map(|count| {
+                DiceExpr::new(vec![DiceTerm {
+                    negative: false,
+                    kind: TermKind::Dice { count, sides },
+                }])
+                .ok()
+            })
+            .collect();
+        Pool {
+            count,
+            sides,
+            wild,
+            dice,
+        }
+    }
+
+    /// `n` dice of the pool's sides (`n` from 1).
+    fn of(&self, n: i64) -> Option<&DiceExpr> {
+        let at = usize::try_from(n).ok()?.checked_sub(1)?;
+        self.dice.get(at.min(self.dice.len().saturating_sub(1)))
+    }
+
+    fn roll<E: Env + ?Sized>(&self, env: &mut E) -> i64 {
+        let count = self.count.eval(env);
+        if !self.wild {
+            return self.of(count).map_or(0, |dice| env.roll(dice));
+        }
+        let Some(one) = self.of(1) else {
+            return 0;
+        };
+        // The others together, then the Wild Die on its own.
+        let mut total = self
+            .of(count - 1)
+            .map_or(0, |others| env.roll_labelled(others, ""));
+        if count < 1 {
+            return total;
+        }
+        let first = env.roll_labelled(one, "Wild Die");
+        env.wild_die(first);
+        total = total.saturating_add(first);
+        let mut face = first;
+        // "Explodes": again and added for as long as it shows its highest face; a
+        // die that cannot be rolled reads 0 and ends it, and so does the hundredth
+        // explosion (a chance of one in sides^100: a die that never stops is a broken
+        // source of dice, not a roll).
+        let mut explosions = 0;
+        while face == i64::from(self.sides) && explosions < MOST_EXPLOSIONS {
+            explosions += 1;
+            face = env.roll_labelled(one, "Wild Die explodes");
+            total = total.saturating_add(face);
+        }
+        total
+    }
 }
 
 /// How many dice an expression rolls (`2D8+1D4+1`: 3).
@@ -118,6 +206,18 @@ pub fn dice_count(dice: &DiceExpr) -> i64 {
         .map(|term| match term.kind {
             TermKind::Dice { count, .. } => i64::from(count),
             TermKind::Constant(_) => 0,
+        })
+        .sum()
+}
+
+/// What an expression adds besides its dice (`4D6+2`: 2; `2D6-1`: -1).
+pub fn dice_pips(dice: &DiceExpr) -> i64 {
+    dice.terms()
+        .iter()
+        .map(|term| match term.kind {
+            TermKind::Dice { .. } => 0,
+            TermKind::Constant(n) if term.negative => -i64::from(n),
+            TermKind::Constant(n) => i64::from(n),
         })
         .sum()
 }
@@ -249,6 +349,8 @@ impl Number {
                 }
             }
             Number::DiceCount(slot) => env.slot_dice(*slot).map_or(0, |dice| dice_count(&dice)),
+            Number::DicePips(slot) => env.slot_dice(*slot).map_or(0, |dice| dice_pips(&dice)),
+            Number::Pool(pool) => pool.roll(env),
             Number::Native(native) => env.native_number(native),
             Number::DiceBound(slot, most) => {
                 let (least, highest) = env.dice_bounds(*slot);

@@ -5,7 +5,7 @@
 //! only parts that read nothing and roll nothing are worked out ahead.
 
 use super::Slot;
-use super::eval::{Condition, Env, Number, Symbol};
+use super::eval::{Condition, Env, Number, Pool, Symbol};
 
 /// The value a slot is known to read for a whole fight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,7 +41,12 @@ impl Number {
             | Number::Roll(_)
             | Number::RollSlot(_)
             | Number::DiceBound(..)
-            | Number::DiceCount(_) => return self.clone(),
+            | Number::DiceCount(_)
+            | Number::DicePips(_) => return self.clone(),
+            Number::Pool(pool) => Number::Pool(Box::new(Pool {
+                count: pool.count.fold(knows),
+                ..pool.as_ref().clone()
+            })),
             // Folded as its tree: the code compiled from it no longer holds.
             Number::Native(native) => return native.tree.fold(knows),
             Number::Negate(a) => Number::Negate(a.fold_boxed(knows)),

@@ -105,7 +105,9 @@ impl Number {
             Number::Read(slot)
             | Number::RollSlot(slot)
             | Number::DiceBound(slot, _)
-            | Number::DiceCount(slot) => wanted(*slot),
+            | Number::DiceCount(slot)
+            | Number::DicePips(slot) => wanted(*slot),
+            Number::Pool(pool) => pool.count.reads_any(wanted),
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.reads_any(wanted),
             Number::Add(a, b)
             | Number::Subtract(a, b)
@@ -132,7 +134,9 @@ impl Number {
             | Number::Roll(_)
             | Number::RollSlot(_)
             | Number::DiceBound(..)
-            | Number::DiceCount(_) => {}
+            | Number::DiceCount(_)
+            | Number::DicePips(_) => {}
+            Number::Pool(pool) => pool.count.visit_lists(visit),
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.visit_lists(visit),
             Number::Add(a, b)
             | Number::Subtract(a, b)
@@ -165,10 +169,12 @@ impl Number {
     /// Whether evaluating this may roll a die.
     pub fn rolls(&self) -> bool {
         match self {
-            Number::Roll(_) | Number::RollSlot(_) | Number::Maximise(..) => true,
-            Number::Const(_) | Number::Read(_) | Number::DiceBound(..) | Number::DiceCount(_) => {
-                false
-            }
+            Number::Roll(_) | Number::RollSlot(_) | Number::Maximise(..) | Number::Pool(_) => true,
+            Number::Const(_)
+            | Number::Read(_)
+            | Number::DiceBound(..)
+            | Number::DiceCount(_)
+            | Number::DicePips(_) => false,
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.rolls(),
             Number::Add(a, b) | Number::Subtract(a, b) | Number::Multiply(a, b) => {
                 a.rolls() || b.rolls()
@@ -267,7 +273,9 @@ impl Number {
             Number::Read(slot)
             | Number::RollSlot(slot)
             | Number::DiceBound(slot, _)
-            | Number::DiceCount(slot) => visit(*slot, within),
+            | Number::DiceCount(slot)
+            | Number::DicePips(slot) => visit(*slot, within),
+            Number::Pool(pool) => pool.count.visit_reads(visit, within),
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => {
                 a.visit_reads(visit, within)
             }

@@ -23,7 +23,7 @@ mod problem;
 
 pub use compile::{compile_bool, compile_number, compile_symbol};
 pub use distribution::Ways;
-pub use eval::{Comparison, Condition, Env, Native, Number, Symbol, divide};
+pub use eval::{Comparison, Condition, Env, Native, Number, Pool, Symbol, divide};
 pub use fold::{Known, Knows};
 pub use formula::Formula;
 pub use problem::ExprProblem;

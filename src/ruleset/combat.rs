@@ -268,6 +268,8 @@ struct ReactionEntry {
     attacker_rolls_again: Option<Text>,
     /// The matrix of results the reaction reads.
     outcome: Option<Text>,
+    /// Rolled as it is declared, before the attack roll.
+    before_attack: Option<TomlSpanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1481,6 +1483,10 @@ pub(super) fn compile_combat(
                     again,
                     again_label: format!("against the {}", reaction.name.get_ref()).into(),
                     results: results.flatten(),
+                    before_attack: reaction
+                        .before_attack
+                        .as_ref()
+                        .is_some_and(|b| *b.get_ref()),
                 });
             }
         }
@@ -1493,6 +1499,35 @@ pub(super) fn compile_combat(
             .reactions_after
             .as_ref()
             .and_then(|t| compiler.condition(t));
+        // A reaction rolled before the attack is seen cannot wait for it.
+        for reaction in &entry.reactions {
+            let Some(before) = reaction.before_attack.as_ref().filter(|b| *b.get_ref()) else {
+                continue;
+            };
+            let waits = if entry.reactions_after.is_some() {
+                Some(
+                    "the exchange declares its reactions after the attack roll (`reactions_after`)",
+                )
+            } else if reaction.withdraw.is_some() {
+                Some("it may be withdrawn once the attack is rolled (`withdraw`)")
+            } else if reaction.attacker_rolls_again.is_some() {
+                Some("the attacker rolls again against it (`attacker_rolls_again`)")
+            } else {
+                None
+            };
+            if let Some(waits) = waits {
+                let span = before.span();
+                compiler.rule(
+                    Span::new(span.start, span.end),
+                    "rolled before the attack",
+                    format!(
+                        "the reaction `{}` cannot be rolled before the attack: {waits}",
+                        reaction.name.get_ref()
+                    ),
+                    "leave out `before_attack`, or the key that waits for the attack roll",
+                );
+            }
+        }
         let unopposed = entry.unopposed.as_ref().and_then(|text| {
             let found = vocabulary
                 .success_levels

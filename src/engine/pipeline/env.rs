@@ -14,7 +14,7 @@ use super::super::reads::{
 use super::super::{Core, FightHandle};
 use super::native::Codes;
 use crate::engine::model::Equipment;
-use crate::engine::model::Statistic;
+use crate::engine::model::{Skill, Statistic};
 use crate::names::Name;
 
 /// The code of a fight without `combat.toml`: none.
@@ -53,6 +53,8 @@ pub(super) struct FightEnv<'f> {
     /// The dice are an enumeration's: a test may be drawn by its level alone, and its
     /// roll is drawn when read ([`Core::refine`]).
     pub merging: bool,
+    /// The first face of the last Wild Die rolled here, for the test being rolled.
+    pub wild_die: u16,
 }
 
 impl<'f> FightEnv<'f> {
@@ -76,6 +78,7 @@ impl<'f> FightEnv<'f> {
             saved: SavedBindings::default(),
             held: None,
             merging: fight.merging(),
+            wild_die: 0,
         }
     }
 
@@ -356,6 +359,10 @@ impl Env for FightEnv<'_> {
                     _ => 0,
                 }
             }
+            Read::SkillDice(..) => match self.slot_dice(slot) {
+                Some(dice) => self.roll_dice(&dice),
+                None => 0,
+            },
             _ => 0,
         }
     }
@@ -378,6 +385,7 @@ impl Env for FightEnv<'_> {
                     }
                 })
             }
+            Read::SkillDice(..) => self.slot_dice(slot).map_or((0, 0), |d| bounds(&d)),
             _ => (0, 0),
         }
     }
@@ -392,12 +400,41 @@ impl Env for FightEnv<'_> {
                     _ => None,
                 })
             }
+            Read::SkillDice(who, name) => {
+                let whom = who.of(&self.bound)?;
+                self.with_core(|core| match core.combatants[whom].spec.skills.get(name) {
+                    Some(Skill::Dice(dice)) => Some(dice.clone()),
+                    Some(Skill::Number(n)) => Some(DiceExpr::constant(*n)),
+                    None => None,
+                })
+            }
             _ => None,
         }
     }
 
     fn roll(&mut self, dice: &DiceExpr) -> i64 {
         self.roll_dice(dice)
+    }
+
+    fn roll_labelled(&mut self, dice: &DiceExpr, label: &str) -> i64 {
+        // A die nobody reads needs no text of what it is for.
+        if label.is_empty() || self.held.as_ref().is_some_and(|core| core.dice_unseen()) {
+            return self.roll_dice(dice);
+        }
+        let labelled = format!("{}: {label}", self.purpose);
+        let held = self.held.take().is_some();
+        let rolled = self
+            .fight
+            .roll_expr(Some(self.bound.me), dice, &labelled)
+            .unwrap_or(0);
+        if held {
+            self.held = Some(self.fight.core());
+        }
+        rolled
+    }
+
+    fn wild_die(&mut self, face: i64) {
+        self.wild_die = u16::try_from(face).unwrap_or(0);
     }
 
     fn bind(&mut self, collection: Slot, index: usize) -> bool {

@@ -56,6 +56,14 @@ impl FightHandle {
             None => self.react(exchange, defender, false, &mut env)?,
             Some(_) => None,
         };
+        // A defence rolled as it is declared: its `do` may keep its total for the
+        // attack's `target` to read.
+        let defended_first = match declared {
+            Some(reaction) if reaction.before_attack => {
+                Some(self.defend(combat, reaction, defender, &mut env)?)
+            }
+            _ => None,
+        };
 
         let test = &combat.tests[bare_hands.map_or(exchange.test, |bare| bare.test)];
         env.purpose = &exchange.label;
@@ -78,6 +86,7 @@ impl FightHandle {
             Some(_) => None,
         };
         env.bound.defence = match reaction {
+            Some(_) if defended_first.is_some() => defended_first,
             Some(reaction) => Some(self.defend(combat, reaction, defender, &mut env)?),
             None => exchange.unopposed.map(|level| TestResult {
                 level,

@@ -318,6 +318,9 @@ pub struct Reaction {
     pub again_label: Name,
     /// The table of results this reaction reads (`outcome.WORD`).
     pub results: Option<ResultMatrix>,
+    /// Rolled as it is declared, before the attack roll (its `do` done then): a
+    /// defence whose total sets the attack's difficulty.
+    pub before_attack: bool,
 }
 
 /// A reaction's table of results: a matrix of the two tests' levels whose cells are

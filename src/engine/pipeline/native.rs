@@ -380,6 +380,8 @@ fn count(number: &Number, c: &mut Compiler<'_>) -> Count {
         // dice) are evaluated as the tree.
         Number::DiceBound(..)
         | Number::DiceCount(_)
+        | Number::DicePips(_)
+        | Number::Pool(_)
         | Number::Rank(_)
         | Number::Count(..)
         | Number::LookupMember(..)

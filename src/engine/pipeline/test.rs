@@ -31,10 +31,12 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
     {
         return result;
     }
+    env.wild_die = 0;
     let roll = env.number_of(&kind.roll);
     env.bound.test = TestResult {
         roll,
         total: roll,
+        wild_die: env.wild_die,
         ..TestResult::default()
     };
     if let Some(total) = &kind.total {
@@ -144,6 +146,7 @@ fn roll_merged(kind: &TestKind, env: &mut FightEnv<'_>) -> Option<TestResult> {
         total,
         target,
         merged,
+        wild_die: 0,
     };
     Some(env.bound.test)
 }
