@@ -628,6 +628,7 @@ impl FightHandle {
                 || self.worsens(exchange, defender, location, at))
         {
             let wound = &exchange.wounds[at];
+            env.bound.wound = Some(wound.symbol);
             self.wound(defender, Some(location), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
