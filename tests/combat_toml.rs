@@ -1258,3 +1258,39 @@ fn check_refuses_a_grade_in_a_test_that_applies_none_and_a_grades_table_without_
         "{report}"
     );
 }
+
+#[test]
+fn two_failed_opposed_rolls_tie_where_the_test_kind_says_so_and_the_one_resisting_is_unaffected() {
+    // The matrix gives a failed attack against a fumbled defence one level. Bryn's 90
+    // (a failure) against Aldric's dodge of 99 (a fumble): attacker 1, spent (scripted)
+    // on Trip. The dagger lands (1D4 = 2 on the body, 1D10 = 5); then Aldric resists
+    // with his Dodge (30): 80, a failure against Bryn's failure. Without `failures_tie`
+    // the same level and the lower roll lose: prone. With it, nobody wins: he stands.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"trip\"\n";
+    let matrix = (
+        "tables/combat.tables",
+        "| fumble   | attacker 3 | attacker 2 | -          | -          |",
+        "| fumble   | attacker 3 | attacker 2 | attacker 1 | -          |",
+    );
+    let pass = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\n",
+    );
+    let tie = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\nfailures_tie = true\n",
+    );
+    let dice = "1 1\n90 99\n2 5\n80\n";
+    for (case, dodge, prone) in [("untied", pass, true), ("tied", tie, false)] {
+        let (dir, ruleset) = fixture_copy(case, &[matrix, dodge], &[]);
+        let (log, _) = duel_with(case, &ruleset, dice, choices);
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Bryn: attack 70, rolled 90: failure");
+        has(&log, "Aldric: dodge 30, rolled 99: fumble");
+        has(&log, "Aldric: dodge 30, rolled 80: failure");
+        assert_eq!(log.contains("Aldric: prone"), prone, "{case}:\n{log}");
+    }
+}

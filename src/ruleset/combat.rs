@@ -157,6 +157,9 @@ struct TestEntry {
     skill_of: Option<Text>,
     /// How the difficulty grades its modifiers name apply.
     grades: Option<GradesEntry>,
+    /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins.
+    #[serde(default)]
+    failures_tie: Option<TomlSpanned<bool>>,
 }
 
 /// `[tests.NAME.grades]`: the difficulty grades of ruleset.toml applied to a test.
@@ -1549,6 +1552,18 @@ pub(super) fn compile_combat(
                 ),
             }
         }
+        if let Some(tie) = &entry.failures_tie
+            && *tie.get_ref()
+            && entry.pass.is_empty()
+        {
+            let span = tie.span();
+            compiler.rule(
+                Span::new(span.start, span.end),
+                "no `pass`",
+                format!("the test `{name}` ties two failures, and lists no `pass` levels"),
+                "list the levels that pass it: `pass = [\"critical\", \"success\"]`; the rest are failures",
+            );
+        }
         if let Some(statistic) = &entry.skill_of
             && statistic.get_ref() != "weapon"
             && !vocabulary.text_statistics.contains(statistic.get_ref())
@@ -1575,6 +1590,7 @@ pub(super) fn compile_combat(
                 pass,
                 levels_by_roll: None,
                 grades: grades.flatten(),
+                failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
             });
         }
     }

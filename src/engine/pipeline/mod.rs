@@ -154,6 +154,16 @@ pub struct TestKind {
     /// Difficulty grades (`[tests.NAME.grades]`): the grade the situation names scales
     /// the target, or gives a level with no roll.
     pub grades: Option<Grades>,
+    /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins, so the
+    /// one resisting is unaffected and the one contesting does not win.
+    pub failures_tie: bool,
+}
+
+impl TestKind {
+    /// Whether `mine` and `theirs` tie as two failures (`failures_tie`).
+    pub fn failures_tie(&self, mine: u32, theirs: u32) -> bool {
+        self.failures_tie && !self.pass.contains(&mine) && !self.pass.contains(&theirs)
+    }
 }
 
 /// How a test kind applies the ruleset's difficulty grades (ruleset.toml's list,
