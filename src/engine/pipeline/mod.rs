@@ -577,8 +577,9 @@ impl Combat {
 mod grade_tests {
     use super::{Grades, Rounding};
 
-    /// Automatic, Very Easy, Easy, Standard, Hard, Formidable, Herculean, Hopeless, as
-    /// a d100 system's look-up scales them; shifts move between Very Easy and Hopeless.
+    /// Eight grades, easiest first, scaling a target by 1, 2, 3/2, 1 (the standard),
+    /// 2/3, 1/2, 1/10 and 0; the first and the last roll no die; shifts move between
+    /// the second and the last.
     fn grades(round: Rounding) -> Grades {
         Grades {
             scale: vec![
@@ -602,7 +603,7 @@ mod grade_tests {
     #[test]
     fn a_grade_scales_the_target_with_the_rounding_named() {
         let up = grades(Rounding::Up);
-        // 55% is 83% Easy, 37% Hard, 28% Formidable, 6% Herculean, rounded up.
+        // 55 is 110, 83, 55, 37, 28, 6 and 0, rounded up.
         let at = |grade| up.scaled(55, grade);
         assert_eq!(
             [at(1), at(2), at(3), at(4), at(5), at(6), at(7)],
