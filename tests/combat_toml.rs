@@ -1179,3 +1179,265 @@ fn a_defence_rolled_before_the_attack_sets_what_the_attack_must_beat() {
     has(&report, "withdrawn once the attack is rolled (`withdraw`)");
     has(&report, "rolled before the attack");
 }
+
+/// The d100 fixture with difficulty grades: six, easiest first, a look-up scaling the
+/// skill (fractions rounded up), two graded situations a scenario gives, Automatic and
+/// Hopeless rolled with no die, and a shift of one grade harder for a tangled combatant
+/// that moves only between Easy and Hopeless.
+fn graded_fixture(case: &str) -> (PathBuf, PathBuf) {
+    fixture_copy(
+        case,
+        &[
+            (
+                "ruleset.toml",
+                "success_levels = [\"critical\", \"success\", \"failure\", \"fumble\"]\n",
+                "success_levels = [\"critical\", \"success\", \"failure\", \"fumble\"]\ndifficulty_grades = [\"automatic\", \"easy\", \"standard\", \"hard\", \"formidable\", \"hopeless\"]\n",
+            ),
+            (
+                "tables/combat.tables",
+                "",
+                "\nlookup grades \"Difficulty Grades\" {\n  | difficulty | multiply | divide |\n  | automatic  | 1 | 1 |\n  | easy       | 3 | 2 |\n  | standard   | 1 | 1 |\n  | hard       | 2 | 3 |\n  | formidable | 1 | 2 |\n  | hopeless   | 0 | 1 |\n}\n\nmodifiers graded \"Graded Situations\" {\n  helpless \"Attacking a helpless target\" grade automatic\n  confined \"Attacking in a confined situation\" grade hard\n  dark \"Fighting in partial darkness\" grade formidable\n  tangled \"Tangled in a net\" grade standard\n}\n",
+            ),
+            (
+                "combat.toml",
+                "unstable_ground = \"self.modifier.unstable_ground\"\n",
+                "unstable_ground = \"self.modifier.unstable_ground\"\nhelpless = \"attacking and other.modifier.helpless\"\nconfined = \"self.modifier.confined\"\ndark = \"self.modifier.dark\"\n\n[tests.skill.grades]\ntable = \"grades\"\nstandard = \"standard\"\nround = \"up\"\nno_roll = [[\"automatic\", \"success\"], [\"hopeless\", \"failure\"]]\nshift = \"if self.modifier.tangled { 1 } else { 0 }\"\nshift_within = [\"easy\", \"hopeless\"]\n",
+            ),
+        ],
+        &[],
+    )
+}
+
+/// Fight the graded fixture's duel with the situations each combatant is given.
+fn graded_duel(ruleset: &Path, case: &str, aldric: &str, bryn: &str, dice: &str) -> String {
+    let scenario = ruleset.join("scenarios/duel.toml");
+    let written = fs::read_to_string(&scenario).unwrap();
+    let given = written
+        .replace(
+            "skills = { combat = 65,",
+            &format!("modifiers = [{aldric}]\nskills = {{ combat = 65,"),
+        )
+        .replace(
+            "skills = { combat = 70,",
+            &format!("modifiers = [{bryn}]\nskills = {{ combat = 70,"),
+        );
+    fs::write(&scenario, given).unwrap();
+    // The given dice run out after the stages tested.
+    let (log, _) = duel_with(case, ruleset, dice, "");
+    fs::write(&scenario, written).unwrap();
+    log
+}
+
+#[test]
+fn difficulty_grades_scale_the_skill_by_the_most_severe_and_some_grades_roll_no_die() {
+    let (dir, ruleset) = graded_fixture("graded");
+    // Bryn (70) strikes first; Aldric parries with 65. Bryn in partial darkness and a
+    // confined place at once: the most severe counts, Formidable, half rounded up (35).
+    // Aldric confined: Hard, two thirds rounded up (65 -> 44).
+    let log = graded_duel(
+        &ruleset,
+        "graded-severe",
+        "\"confined\"",
+        "\"confined\", \"dark\"",
+        "1 1\n30 40\n",
+    );
+    has(&log, "Bryn: attack 35, rolled 30: success");
+    has(&log, "Aldric: parry 44, rolled 40: success");
+
+    // Tangled, one grade harder: Standard becomes Hard (47).
+    let log = graded_duel(&ruleset, "graded-shift", "", "\"tangled\"", "1 1\n47 40\n");
+    has(&log, "Bryn: attack 47, rolled 47: success");
+    has(&log, "Aldric: parry 65, rolled 40: success");
+
+    // In the dark and tangled, Formidable becomes Hopeless: no die is rolled and the
+    // attack fails (its target 0); the first die after the initiative is the parry's.
+    let log = graded_duel(
+        &ruleset,
+        "graded-hopeless",
+        "",
+        "\"dark\", \"tangled\"",
+        "1 1\n40\n",
+    );
+    has(&log, "Bryn: attack 0, rolled 0: failure");
+
+    // Against a helpless Aldric, Bryn's attack is Automatic: a success with no die,
+    // at the skill unscaled; the shift moves only between Easy and Hopeless, so being
+    // tangled leaves it Automatic.
+    let log = graded_duel(
+        &ruleset,
+        "graded-automatic",
+        "\"helpless\"",
+        "\"tangled\"",
+        "1 1\n40\n",
+    );
+    has(&log, "Bryn: attack 70, rolled 0: success");
+    has(&log, "Aldric: parry 65, rolled 40: success");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_condition_for_turns_counts_only_the_ends_of_the_combatants_own_turns() {
+    // Aldric starts dazed for 2 turns and winded for 2 actions. Each round Bryn strikes
+    // first and Aldric parries (an action), then takes his turn: the parry and the
+    // first turn end the winding, while being dazed lasts to the end of his second
+    // turn, in round 2, whatever he parried meanwhile.
+    let (dir, ruleset) = fixture_copy(
+        "for-turns",
+        &[
+            (
+                "ruleset.toml",
+                "[conditions]\n",
+                "[conditions]\ndazed = \"Dazed for some of its own turns.\"\nwinded = \"Winded for some of its actions.\"\n",
+            ),
+            (
+                "combat.toml",
+                "[[action]]\nname = \"attack\"",
+                "[[setup]]\nif = \"self.DEX < 12\"\ndo = \"condition dazed for 2 turns, condition winded for 2 actions\"\n\n[[action]]\nname = \"attack\"",
+            ),
+        ],
+        &[],
+    );
+    let scenario = fs::read_to_string(ruleset.join("scenarios/duel.toml")).unwrap();
+    let scenario = scenario.replace(
+        "ruleset = \"d100_duel\"",
+        &format!("ruleset = {:?}", ruleset.to_string_lossy()),
+    );
+    fs::write(dir.join("duel.toml"), scenario).unwrap();
+    let output = affray(&dir, &["fight", "duel.toml", "--seed", "1"]);
+    let _ = fs::remove_dir_all(&dir);
+    let log = text(&output.stdout);
+    has(&log, "Aldric: dazed for 2 turns");
+    let lines: Vec<&str> = log.lines().collect();
+    let at = |line: &str| {
+        lines
+            .iter()
+            .position(|l| l.trim() == line)
+            .unwrap_or_else(|| panic!("no line `{line}` in:\n{log}"))
+    };
+    let turns: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("  Aldric acts"))
+        .collect();
+    let parries: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            lines[i]
+                .trim()
+                .starts_with("Aldric spends an action on parry")
+        })
+        .collect();
+    let rounds: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("Round "))
+        .collect();
+    // Round 1: a parry, then his turn; winded ends with that turn.
+    assert!(parries[0] < turns[0] && turns[0] < at("Aldric: winded ends"));
+    assert!(at("Aldric: winded ends") < rounds[1], "{log}");
+    // Round 2: another parry, then his second turn; dazed ends only at its end.
+    assert!(rounds[1] < parries[1] && parries[1] < turns[1], "{log}");
+    assert!(turns[1] < at("Aldric: dazed ends"), "{log}");
+    assert!(at("Aldric: dazed ends") < rounds[2], "{log}");
+}
+
+#[test]
+fn an_after_rule_reads_the_wound_the_blow_gave() {
+    // As in the major wound above: Bryn's attack of 80 against Aldric's parry of 30
+    // lands nowhere (no wound: neither rule below holds), then Aldric's 10 gives her a
+    // major wound. The rules at the end of the exchange read it: the major one holds,
+    // the minor one does not.
+    let (dir, ruleset) = fixture_copy(
+        "wound-read",
+        &[(
+            "combat.toml",
+            "",
+            "\n[[exchanges.melee.after]]\nif = 'wound == \"major\"'\nto = \"defender\"\ndo = \"condition bleeding\"\n\n[[exchanges.melee.after]]\nif = 'wound == \"minor\" or wound == \"serious\"'\nto = \"attacker\"\ndo = \"condition prone\"\n",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with("wound-read", &ruleset, "1 1\n80 30\n10 1 7\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Bryn: major wound to right arm\n    Bryn: unconscious\n    Bryn: bleeding",
+    );
+    assert_eq!(log.matches(": bleeding").count(), 1, "{log}");
+    assert!(!log.contains("prone"), "{log}");
+}
+
+#[test]
+fn check_refuses_a_grade_in_a_test_that_applies_none_and_a_grades_table_without_a_scale() {
+    let (dir, _) = fixture_copy(
+        "check-grades",
+        &[
+            (
+                "ruleset.toml",
+                "success_levels = [\"critical\", \"success\", \"failure\", \"fumble\"]\n",
+                "success_levels = [\"critical\", \"success\", \"failure\", \"fumble\"]\ndifficulty_grades = [\"standard\", \"hard\"]\n",
+            ),
+            (
+                "tables/combat.tables",
+                "",
+                "\nlookup grades \"Difficulty Grades\" {\n  | difficulty | multiply | divide |\n  | standard   | 1 | 1 |\n}\n\nmodifiers graded \"Graded Situations\" {\n  confined \"Attacking in a confined situation\" grade hard\n}\n",
+            ),
+            (
+                "combat.toml",
+                "unstable_ground = \"self.modifier.unstable_ground\"\n",
+                "unstable_ground = \"self.modifier.unstable_ground\"\n\n[tests.dodge.grades]\ntable = \"grades\"\nstandard = \"standard\"\nround = \"upward\"\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+                "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n\n[tests.athletics.modifiers]\nconfined = \"self.modifier.confined\"\n",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    assert!(
+        report.contains("the modifier `confined` is a difficulty grade"),
+        "{report}"
+    );
+    assert!(report.contains("`round = \"upward\"`"), "{report}");
+    assert!(report.contains("affray::scenario::not_checked"), "{report}");
+    assert!(report.contains("4 problems found"), "{report}");
+    assert!(
+        report.contains("the look-up `grades` gives the grade `hard` no whole `multiply`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn two_failed_opposed_rolls_tie_where_the_test_kind_says_so_and_the_one_resisting_is_unaffected() {
+    // The matrix gives a failed attack against a fumbled defence one level. Bryn's 90
+    // (a failure) against Aldric's dodge of 99 (a fumble): attacker 1, spent (scripted)
+    // on Trip. The dagger lands (1D4 = 2 on the body, 1D10 = 5); then Aldric resists
+    // with his Dodge (30): 80, a failure against Bryn's failure. Without `failures_tie`
+    // the same level and the lower roll lose: prone. With it, nobody wins: he stands.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"trip\"\n";
+    let matrix = (
+        "tables/combat.tables",
+        "| fumble   | attacker 3 | attacker 2 | -          | -          |",
+        "| fumble   | attacker 3 | attacker 2 | attacker 1 | -          |",
+    );
+    let pass = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\n",
+    );
+    let tie = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\nfailures_tie = true\n",
+    );
+    let dice = "1 1\n90 99\n2 5\n80\n";
+    for (case, dodge, prone) in [("untied", pass, true), ("tied", tie, false)] {
+        let (dir, ruleset) = fixture_copy(case, &[matrix, dodge], &[]);
+        let (log, _) = duel_with(case, &ruleset, dice, choices);
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Bryn: attack 70, rolled 90: failure");
+        has(&log, "Aldric: dodge 30, rolled 99: fumble");
+        has(&log, "Aldric: dodge 30, rolled 80: failure");
+        assert_eq!(log.contains("Aldric: prone"), prone, "{case}:\n{log}");
+    }
+}

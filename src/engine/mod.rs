@@ -919,6 +919,8 @@ impl FightHandle {
         if !self.is_waiting(who) {
             self.tick_actions(who);
         }
+        // A turn ends, whatever was done with it (waiting too).
+        self.tick_turns(who);
         self.observe(|observer| observer.resolved(self, Resolved::Turn(who)));
         Ok(())
     }
@@ -967,6 +969,17 @@ impl FightHandle {
             |c| c == who,
             |remaining| match remaining {
                 Remaining::Actions(n) => Remaining::Actions(n - 1),
+                other => other,
+            },
+        );
+    }
+
+    /// Count the end of one of `who`'s turns off every condition timed in turns.
+    fn tick_turns(&self, who: usize) {
+        self.tick(
+            |c| c == who,
+            |remaining| match remaining {
+                Remaining::Turns(n) => Remaining::Turns(n - 1),
                 other => other,
             },
         );

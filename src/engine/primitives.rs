@@ -682,6 +682,7 @@ impl FightHandle {
             (n, _) if n <= 0 => None,
             (n, DurationUnit::Actions) => Some(Remaining::Actions(n)),
             (n, DurationUnit::Rounds) => Some(Remaining::Rounds(n)),
+            (n, DurationUnit::Turns) => Some(Remaining::Turns(n)),
         };
         let name = {
             let mut core = self.core();
@@ -699,6 +700,7 @@ impl FightHandle {
             lasts: remaining.map(|r| match r {
                 Remaining::Actions(n) => format!("{n} action{}", if n == 1 { "" } else { "s" }),
                 Remaining::Rounds(n) => format!("{n} round{}", if n == 1 { "" } else { "s" }),
+                Remaining::Turns(n) => format!("{n} turn{}", if n == 1 { "" } else { "s" }),
             }),
         });
         Ok(())

@@ -71,6 +71,7 @@ const SIZES: DomainId = DomainId(0);
 const REACHES: DomainId = DomainId(1);
 const LEVELS: DomainId = DomainId(2);
 const LOCATIONS: DomainId = DomainId(3);
+const WOUNDS: DomainId = DomainId(4);
 
 /// Where an expression is written: what its names may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,6 +273,9 @@ pub enum Read {
     LocationMaxHitPoints,
     /// The location bound, as a row of the hit location table.
     Location,
+    /// The level of the wound the exchange's blow gave (`wound`), as a level of the
+    /// exchange's wounds.
+    Wound,
     /// The size and traits of the weapon the defender reacts with (`parry.size`).
     ParrySize,
     ParryTrait(Name),
@@ -382,7 +386,7 @@ pub struct FightScope<'v> {
     pub results: Vec<(String, bool)>,
     /// The ruleset's tables, for `lookup(...)`.
     pub tables: Vec<&'v Table>,
-    domains: [Domain; 4],
+    domains: [Domain; 5],
 }
 
 impl<'v> FightScope<'v> {
@@ -414,8 +418,14 @@ impl<'v> FightScope<'v> {
                         .collect(),
                 },
                 domain("hit location", &vocabulary.locations),
+                domain("wound level", &[]),
             ],
         }
+    }
+
+    /// The wound levels `wound` compares with: those of the exchange being compiled.
+    pub fn set_wound_levels(&mut self, levels: Vec<String>) {
+        self.domains[WOUNDS.0 as usize].members = levels;
     }
 
     /// The names this place offers at the top level, for messages.
@@ -440,7 +450,7 @@ impl<'v> FightScope<'v> {
             Place::Exchange => &[
                 "attacker", "defender", "self", "other", "winner", "loser", "weapon", "parry",
                 "attack", "defence", "against", "reaction", "outcome", "chosen", "location",
-                "damage", "rolled", "round", "fight",
+                "wound", "damage", "rolled", "round", "fight",
             ],
         };
         roots
@@ -589,6 +599,8 @@ impl Scope for FightScope<'_> {
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             // Which location: compared with the hit location table's rows.
             ["location"] if exchange => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
+            // The wound the blow gave: compared with the exchange's wound levels.
+            ["wound"] if exchange => self.slot(Read::Wound, Type::Symbol(WOUNDS)),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
             ["location", "max_hit_points"] => self.slot(Read::LocationMaxHitPoints, Type::Number),
@@ -822,6 +834,8 @@ pub struct Bound<'a> {
     pub rolled: i64,
     /// The damage past the defence, before the armour.
     pub reached: i64,
+    /// The wound the blow gave, as a place among the exchange's wound levels.
+    pub wound: Option<u32>,
     /// The weapon the defender reacts with.
     pub parry: Option<&'a Weapon>,
     /// The cell of the reaction's table of results, once read.
@@ -849,6 +863,7 @@ impl Default for Bound<'_> {
             damage: 0,
             rolled: 0,
             reached: 0,
+            wound: None,
             parry: None,
             result: None,
             chosen: [0; MAX_EFFECTS],
@@ -926,6 +941,7 @@ impl Bound<'_> {
             Read::Attack(TestField::Level) => self.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => self.defence.map_or(u32::MAX, |d| d.level),
             Read::AgainstLevel => self.against_level.unwrap_or(u32::MAX),
+            Read::Wound => self.wound.unwrap_or(u32::MAX),
             _ => u32::MAX,
         }
     }

@@ -91,6 +91,8 @@ pub enum Remaining {
     Actions(i64),
     /// Round ends.
     Rounds(i64),
+    /// The ends of the combatant's own turns.
+    Turns(i64),
 }
 
 impl Combatant {
@@ -202,7 +204,7 @@ impl Combatant {
         self.conditions.retain(|condition| {
             let over = matches!(
                 condition.remaining,
-                Some(Remaining::Actions(n) | Remaining::Rounds(n)) if n <= 0
+                Some(Remaining::Actions(n) | Remaining::Rounds(n) | Remaining::Turns(n)) if n <= 0
             );
             if over {
                 ended(condition.name);

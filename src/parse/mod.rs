@@ -543,6 +543,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         }
         Rule::kw_actions => "`actions`",
         Rule::kw_rounds => "`rounds`",
+        Rule::kw_turns => "`turns`",
         Rule::kw_times => "`times`",
         Rule::roll_action => "`roll` with a table name",
         Rule::range | Rule::range_key => "a die range such as 01-03 or 19",

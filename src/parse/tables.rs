@@ -451,6 +451,7 @@ fn lower_action(
                     };
                     let unit = match parts.remaining().next().map(|unit| unit.as_rule()) {
                         Some(Rule::kw_rounds) => DurationUnit::Rounds,
+                        Some(Rule::kw_turns) => DurationUnit::Turns,
                         _ => DurationUnit::Actions,
                     };
                     Some(Duration { length, unit })

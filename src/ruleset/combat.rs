@@ -40,9 +40,9 @@ use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
     After, AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
-    Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party, Reaction,
-    ReactionWeapon, ResultCell, ResultMatrix, Role, SkillLabel, TestKind, TestModifier, Turn,
-    TurnAction, TurnRule, WoundRule,
+    Grades, Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party,
+    Reaction, ReactionWeapon, ResultCell, ResultMatrix, Role, Rounding, SkillLabel, TestKind,
+    TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -155,6 +155,30 @@ struct TestEntry {
     pass: Vec<Text>,
     /// A text statistic naming the skill the test is logged under.
     skill_of: Option<Text>,
+    /// How the difficulty grades its modifiers name apply.
+    grades: Option<GradesEntry>,
+    /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins.
+    #[serde(default)]
+    failures_tie: Option<TomlSpanned<bool>>,
+}
+
+/// `[tests.NAME.grades]`: the difficulty grades of ruleset.toml applied to a test.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GradesEntry {
+    /// A look-up of tables/ whose rows are the grades, with `multiply` and `divide`.
+    table: Text,
+    /// The grade of a test no situation grades.
+    standard: Text,
+    /// `down` (the default), `up` or `nearest`: how a scaled target is rounded.
+    round: Option<Text>,
+    /// `[grade, level]` pairs: grades not rolled, and the level each gives.
+    #[serde(default)]
+    no_roll: Vec<(Text, Text)>,
+    /// Steps harder (easier when negative), a number.
+    shift: Option<Text>,
+    /// `[easiest, hardest]`: the grades a shift moves within.
+    shift_within: Option<(Text, Text)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -397,6 +421,7 @@ impl<'a> Compiler<'a> {
             "success level" => "in ruleset.toml `success_levels`",
             "weapon trait" => "in ruleset.toml `weapon_traits`",
             "text statistic" => "in ruleset.toml `[statistics]` as \"text\"",
+            "difficulty grade" => "in ruleset.toml `difficulty_grades`",
             "table" => "of this ruleset",
             "weapon" => "in equipment.toml `[weapons]`",
             _ => "in combat.toml",
@@ -812,7 +837,9 @@ impl<'a> Compiler<'a> {
         &mut self,
         written: &IndexMap<String, Text>,
         names: &Names<'_>,
+        graded: bool,
     ) -> Vec<TestModifier> {
+        let grade_names = names.settings.grade_names();
         let mut groups: Vec<String> = Vec::new();
         let mut modifiers = Vec::new();
         for (name, guard_text) in written {
@@ -851,9 +878,29 @@ impl<'a> Compiler<'a> {
                 );
                 continue;
             };
+            let mut grade = None;
             let value = match (&modifier.value.value, &modifier.scale) {
                 (ModifierValue::Percent { percent }, None) => *percent,
                 (ModifierValue::Flat { amount }, None) => *amount,
+                (ModifierValue::Grade { grade: named }, None) if graded => {
+                    // An unknown grade is reported where the list names it.
+                    let Some(at) = grade_names.iter().position(|g| *g == named.value) else {
+                        continue;
+                    };
+                    grade = Some(at as u32);
+                    0
+                }
+                (ModifierValue::Grade { .. }, None) => {
+                    self.rule(
+                        key_span,
+                        "not a plain number",
+                        format!(
+                            "the modifier `{name}` is a difficulty grade, and the test does not apply grades"
+                        ),
+                        "give the test a `[tests.NAME.grades]` table, or use a plain percentage or number",
+                    );
+                    continue;
+                }
                 _ => {
                     self.rule(
                         key_span,
@@ -866,6 +913,7 @@ impl<'a> Compiler<'a> {
                     continue;
                 }
             };
+            let group = group.filter(|_| grade.is_none());
             let group = group.map(|group| match groups.iter().position(|g| *g == group) {
                 Some(at) => at,
                 None => {
@@ -889,11 +937,177 @@ impl<'a> Compiler<'a> {
                     name: name.clone().into(),
                     value,
                     group,
+                    grade,
                     guard,
                 });
             }
         }
         modifiers
+    }
+
+    /// `[tests.NAME.grades]`: the look-up's scale of each grade, the grades not rolled,
+    /// the standard grade, the rounding and the shift.
+    fn grades(
+        &mut self,
+        written: &GradesEntry,
+        names: &Names<'_>,
+        success_levels: &[Name],
+    ) -> Option<Grades> {
+        let grade_names = names.settings.grade_names();
+        let before = self.problems.len();
+        let grade = |compiler: &mut Self, text: &Text| {
+            let found = grade_names.iter().position(|g| g == text.get_ref());
+            if found.is_none() {
+                compiler.unknown(
+                    "affray::combat::unknown_grade",
+                    "difficulty grade",
+                    text,
+                    grade_names.clone(),
+                );
+            }
+            found.map(|at| at as u32)
+        };
+        if grade_names.is_empty() {
+            self.rule(
+                content(&written.table),
+                "no grades",
+                "the test applies difficulty grades, and ruleset.toml declares none".into(),
+                "list them, easiest first, in ruleset.toml `difficulty_grades`",
+            );
+            return None;
+        }
+        let standard = grade(self, &written.standard);
+        let mut no_roll = vec![None; grade_names.len()];
+        for (named, level) in &written.no_roll {
+            let at = grade(self, named);
+            match success_levels.iter().position(|l| l == level.get_ref()) {
+                Some(level) => {
+                    if let Some(at) = at {
+                        no_roll[at as usize] = Some(level as u32);
+                    }
+                }
+                None => self.unknown(
+                    "affray::combat::unknown_level",
+                    "success level",
+                    level,
+                    success_levels.iter().map(|l| l.to_string()).collect(),
+                ),
+            }
+        }
+        let shift_within = match &written.shift_within {
+            Some((easiest, hardest)) => {
+                let (easiest, hardest) = (grade(self, easiest), grade(self, hardest));
+                easiest.zip(hardest)
+            }
+            None => Some((0, grade_names.len() as u32 - 1)),
+        };
+        let round = match written.round.as_ref().map(|r| r.get_ref().as_str()) {
+            None | Some("down") => Rounding::Down,
+            Some("up") => Rounding::Up,
+            Some("nearest") => Rounding::Nearest,
+            Some(other) => {
+                let text = written.round.as_ref().expect("a rounding");
+                self.rule(
+                    content(text),
+                    "not a rounding",
+                    format!("`round = \"{other}\"`: a scaled target is rounded `down`, `up` or `nearest`"),
+                    "write `round = \"up\"` to round fractions up, or leave it out to round them down",
+                );
+                Rounding::Down
+            }
+        };
+        let shift = written.shift.as_ref().and_then(|t| self.number(t));
+        let scale = self.grade_scale(&written.table, names, &grade_names);
+        if self.problems.len() > before {
+            return None;
+        }
+        Some(Grades {
+            scale: scale?,
+            no_roll,
+            standard: standard?,
+            round,
+            shift,
+            shift_within: shift_within?,
+        })
+    }
+
+    /// The `multiply` and `divide` of each grade, from the look-up `table` names.
+    fn grade_scale(
+        &mut self,
+        table: &Text,
+        names: &Names<'_>,
+        grade_names: &[String],
+    ) -> Option<Vec<(i64, i64)>> {
+        let found = names
+            .tables
+            .iter()
+            .find(|(t, _)| t.name.value == *table.get_ref());
+        let lookup = match found.map(|(t, _)| &t.kind) {
+            Some(TableKind::Lookup(lookup)) => lookup,
+            Some(_) => {
+                self.rule(
+                    content(table),
+                    "not a look-up",
+                    format!("the table `{}` is not a look-up", table.get_ref()),
+                    "name a look-up whose rows are the difficulty grades, with columns `multiply` and `divide`",
+                );
+                return None;
+            }
+            None => {
+                let known = names
+                    .tables
+                    .iter()
+                    .filter(|(t, _)| matches!(t.kind, TableKind::Lookup(_)))
+                    .map(|(t, _)| t.name.value.clone())
+                    .collect();
+                self.unknown("affray::combat::unknown_table", "table", table, known);
+                return None;
+            }
+        };
+        let column = |name: &str| lookup.columns.iter().position(|c| c.value == name);
+        let (Some(multiply), Some(divide)) = (column("multiply"), column("divide")) else {
+            self.rule(
+                content(table),
+                "no `multiply` or `divide`",
+                format!(
+                    "the look-up `{}` lacks a column `multiply` or `divide`",
+                    table.get_ref()
+                ),
+                "give each grade the numbers its target is multiplied and divided by",
+            );
+            return None;
+        };
+        let number = |row: &crate::tables::LookupRow, at: usize| match row
+            .cells
+            .get(at)
+            .and_then(|c| c.value.as_ref())
+        {
+            Some(Value::Integer(n)) => Some(*n),
+            _ => None,
+        };
+        let mut scale = Vec::new();
+        for grade in grade_names {
+            let row = lookup
+                .rows
+                .iter()
+                .find(|row| matches!(&row.key.value, Key::Name(name) if name == grade));
+            match row.map(|row| (number(row, multiply), number(row, divide))) {
+                Some((Some(m), Some(d))) if d > 0 => scale.push((m, d)),
+                _ => {
+                    self.rule(
+                        content(table),
+                        "a grade without its scale",
+                        format!(
+                            "the look-up `{}` gives the grade `{grade}` no whole `multiply` and positive `divide`",
+                            table.get_ref()
+                        ),
+                        "give every grade of ruleset.toml `difficulty_grades` a row with two whole numbers",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(scale)
     }
 
     /// `weapon = true` (the first in hand, the default), `false` (none), or a trait (the
@@ -1272,7 +1486,16 @@ pub(super) fn compile_combat(
             false,
             format!("a modifier of the test `{name}`"),
         );
-        let modifiers = compiler.test_modifiers(&entry.modifiers, names);
+        let modifiers = compiler.test_modifiers(&entry.modifiers, names, entry.grades.is_some());
+        compiler.at(
+            Place::Test,
+            false,
+            format!("the grades of the test `{name}`"),
+        );
+        let grades = entry
+            .grades
+            .as_ref()
+            .map(|written| compiler.grades(written, names, &vocabulary.success_levels));
         if let (Some(list), false) = (&entry.level_list, entry.levels.is_empty()) {
             compiler.rule(
                 content(list),
@@ -1331,6 +1554,18 @@ pub(super) fn compile_combat(
                 ),
             }
         }
+        if let Some(tie) = &entry.failures_tie
+            && *tie.get_ref()
+            && entry.pass.is_empty()
+        {
+            let span = tie.span();
+            compiler.rule(
+                Span::new(span.start, span.end),
+                "no `pass`",
+                format!("the test `{name}` ties two failures, and lists no `pass` levels"),
+                "list the levels that pass it: `pass = [\"critical\", \"success\"]`; the rest are failures",
+            );
+        }
         if let Some(statistic) = &entry.skill_of
             && statistic.get_ref() != "weapon"
             && !vocabulary.text_statistics.contains(statistic.get_ref())
@@ -1356,6 +1591,8 @@ pub(super) fn compile_combat(
                 levels,
                 pass,
                 levels_by_roll: None,
+                grades: grades.flatten(),
+                failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
             });
         }
     }
@@ -1363,6 +1600,14 @@ pub(super) fn compile_combat(
     let exchange_names: Vec<String> = decoded.exchanges.keys().cloned().collect();
     let mut exchanges = Vec::new();
     for (name, entry) in &decoded.exchanges {
+        // `wound` compares with this exchange's wound levels, in the order written.
+        let mut wound_levels: Vec<String> = Vec::new();
+        for wound in &entry.wounds {
+            if !wound_levels.contains(&wound.level) {
+                wound_levels.push(wound.level.clone());
+            }
+        }
+        compiler.scope.set_wound_levels(wound_levels.clone());
         let test_of = |compiler: &mut Compiler<'_>, text: &Text| {
             let found = test_names.iter().position(|t| t == text.get_ref());
             if found.is_none() {
@@ -1650,8 +1895,10 @@ pub(super) fn compile_combat(
                 None => Some(Vec::new()),
             };
             if let (Some(guard), Some(actions)) = (guard, actions) {
+                let symbol = wound_levels.iter().position(|l| *l == wound.level);
                 wounds.push(WoundRule {
                     level: wound.level.clone().into(),
+                    symbol: symbol.map_or(u32::MAX, |at| at as u32),
                     guard,
                     actions,
                 });

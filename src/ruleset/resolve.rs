@@ -817,7 +817,7 @@ fn check_known(
 
 /// The names one table may refer to.
 pub(super) struct Names<'a> {
-    settings: &'a Settings,
+    pub(super) settings: &'a Settings,
     pub(super) tables: &'a [(Table, &'a SourceFile)],
     scripts: &'a [Script],
     /// Modules that exist but did not compile: calls into them are not reported again.

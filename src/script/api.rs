@@ -414,9 +414,10 @@ pub fn register(engine: &mut Engine) {
             let unit = match unit {
                 "actions" | "action" => DurationUnit::Actions,
                 "rounds" | "round" => DurationUnit::Rounds,
+                "turns" | "turn" => DurationUnit::Turns,
                 other => {
                     return Err(format!(
-                        "a condition lasts \"actions\" or \"rounds\", not {other:?}"
+                        "a condition lasts \"actions\", \"rounds\" or \"turns\", not {other:?}"
                     )
                     .into());
                 }

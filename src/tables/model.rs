@@ -454,6 +454,8 @@ impl fmt::Display for Length {
 pub enum DurationUnit {
     Actions,
     Rounds,
+    /// The combatant's own turns, counted at the end of each.
+    Turns,
 }
 
 /// A plain value in a cell, an argument or a look-up.
@@ -813,6 +815,7 @@ impl std::fmt::Display for Action {
                     let unit = match unit {
                         DurationUnit::Actions => "actions",
                         DurationUnit::Rounds => "rounds",
+                        DurationUnit::Turns => "turns",
                     };
                     write!(f, " for {length} {unit}")?;
                 }

@@ -81,6 +81,9 @@ pub fn view(fight: &FightHandle) -> Vec<String> {
                     Some(Remaining::Rounds(n)) => {
                         format!("{} ({} left)", Words(&c.name), plural(n, "round"))
                     }
+                    Some(Remaining::Turns(n)) => {
+                        format!("{} ({} left)", Words(&c.name), plural(n, "turn"))
+                    }
                     None => Words(&c.name).to_string(),
                 })
                 .collect();

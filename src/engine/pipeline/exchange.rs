@@ -637,6 +637,7 @@ impl FightHandle {
                 || self.worsens(exchange, defender, location, at))
         {
             let wound = &exchange.wounds[at];
+            env.bound.wound = Some(wound.symbol);
             self.wound(defender, Some(location), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
@@ -993,7 +994,8 @@ impl FightHandle {
 
     /// An opposed test: `who` rolls the test kind `test` against the opponent's
     /// original roll of this exchange. It resists with a better level, or the same level
-    /// and a higher roll.
+    /// and a higher roll; where its kind ties two failures (`failures_tie`), also when
+    /// neither level passes.
     fn resist<'f>(
         &'f self,
         who: usize,
@@ -1005,12 +1007,14 @@ impl FightHandle {
         } else {
             env.bound.attack
         };
-        let Some((_, mut resisted)) = self.test_within(who, test, env)? else {
+        let Some((kind, mut resisted)) = self.test_within(who, test, env)? else {
             return Ok(false);
         };
         let mut original = original;
         let resists = match original.as_mut() {
             None => false,
+            // Nobody wins: the one resisting is unaffected.
+            Some(original) if kind.failures_tie(resisted.level, original.level) => true,
             Some(original) if resisted.level == original.level => {
                 self.core().rolled_higher(&mut resisted, original)?
             }
@@ -1027,8 +1031,9 @@ impl FightHandle {
     /// `contest TEST against OTHER of VALUE`: `who` rolls the test kind `test`, the
     /// combatant whose number (its place from 1) `who`'s value `of` holds rolls
     /// `other`, both now. `who` wins with a better level, or the same level, one its
-    /// test passes with, and a higher roll; with nobody named, or the one named out of
-    /// the fight, it wins without a roll.
+    /// test passes with, and a higher roll, but never where its kind ties two failures
+    /// (`failures_tie`) and neither level passes; with nobody named, or the one named
+    /// out of the fight, it wins without a roll.
     fn contest<'f>(
         &'f self,
         who: usize,
@@ -1058,10 +1063,11 @@ impl FightHandle {
         let Some((_, mut theirs)) = self.test_between(opponent, who, other, env)? else {
             return Ok(true);
         };
-        let won = mine.level < theirs.level
-            || (mine.level == theirs.level
-                && kind.pass.contains(&mine.level)
-                && self.core().rolled_higher(&mut mine, &mut theirs)?);
+        let won = !kind.failures_tie(mine.level, theirs.level)
+            && (mine.level < theirs.level
+                || (mine.level == theirs.level
+                    && kind.pass.contains(&mine.level)
+                    && self.core().rolled_higher(&mut mine, &mut theirs)?));
         self.emit(|| Event::Contested {
             who: self.name(who),
             against: Some(self.name(opponent)),

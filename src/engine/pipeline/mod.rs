@@ -151,6 +151,68 @@ pub struct TestKind {
     /// fight's test then finds its level in a table of its target
     /// ([`test::LevelTables`]) rather than trying each level's guard.
     pub levels_by_roll: Option<std::ops::RangeInclusive<i64>>,
+    /// Difficulty grades (`[tests.NAME.grades]`): the grade the situation names scales
+    /// the target, or gives a level with no roll.
+    pub grades: Option<Grades>,
+    /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins, so the
+    /// one resisting is unaffected and the one contesting does not win.
+    pub failures_tie: bool,
+}
+
+impl TestKind {
+    /// Whether `mine` and `theirs` tie as two failures (`failures_tie`).
+    pub fn failures_tie(&self, mine: u32, theirs: u32) -> bool {
+        self.failures_tie && !self.pass.contains(&mine) && !self.pass.contains(&theirs)
+    }
+}
+
+/// How a test kind applies the ruleset's difficulty grades (ruleset.toml's list,
+/// easiest first; a grade is its place in it).
+#[derive(Clone, Debug)]
+pub struct Grades {
+    /// By grade: what the target is multiplied and divided by (the look-up's
+    /// `multiply` and `divide` columns).
+    pub scale: Vec<(i64, i64)>,
+    /// By grade: the level given with no roll, if the grade is not rolled.
+    pub no_roll: Vec<Option<u32>>,
+    /// The grade of a test no situation grades.
+    pub standard: u32,
+    pub round: Rounding,
+    /// Steps harder (easier when negative) after the most severe grade is found.
+    pub shift: Option<Number>,
+    /// The grades a shift moves within (inclusive); a grade outside is not shifted.
+    pub shift_within: (u32, u32),
+}
+
+/// How a scaled target's fraction is rounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    Down,
+    Up,
+    Nearest,
+}
+
+impl Grades {
+    /// The grade after a shift of `steps` (positive: harder).
+    pub fn shifted(&self, grade: u32, steps: i64) -> u32 {
+        let (easiest, hardest) = self.shift_within;
+        if steps == 0 || grade < easiest || grade > hardest {
+            return grade;
+        }
+        (i64::from(grade) + steps).clamp(i64::from(easiest), i64::from(hardest)) as u32
+    }
+
+    /// `target` at `grade`: multiplied, divided, rounded as the ruleset says.
+    pub fn scaled(&self, target: i64, grade: u32) -> i64 {
+        let (multiply, divide) = self.scale[grade as usize];
+        let product = target.saturating_mul(multiply);
+        match self.round {
+            Rounding::Down => product.div_euclid(divide),
+            Rounding::Up => -(product.saturating_neg().div_euclid(divide)),
+            Rounding::Nearest => (product.saturating_mul(2).saturating_add(divide))
+                .div_euclid(divide.saturating_mul(2)),
+        }
+    }
 }
 
 /// Which skill a test is logged under (`skill_of`).
@@ -174,6 +236,9 @@ pub struct TestModifier {
     /// Its non-stacking group (an index below [`MAX_GROUPS`]): of the modifiers of one
     /// group that apply, only the one of the largest size counts.
     pub group: Option<usize>,
+    /// A difficulty grade (`grade NAME` in the list) rather than a number: of the
+    /// grades that apply, the most severe counts.
+    pub grade: Option<u32>,
     pub guard: Condition,
 }
 
@@ -437,6 +502,8 @@ pub enum EffectTime {
 #[derive(Clone, Debug)]
 pub struct WoundRule {
     pub level: Name,
+    /// The level's place among the exchange's wound levels (what `wound` reads).
+    pub symbol: u32,
     pub guard: Condition,
     pub actions: Vec<Spanned<Action>>,
 }
@@ -506,5 +573,72 @@ impl Combat {
             "choices" | "act" => !self.turn.choices.is_empty(),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod grade_tests {
+    use super::{Grades, Rounding};
+
+    /// Eight grades, easiest first, scaling a target by 1, 2, 3/2, 1 (the standard),
+    /// 2/3, 1/2, 1/10 and 0; the first and the last roll no die; shifts move between
+    /// the second and the last.
+    fn grades(round: Rounding) -> Grades {
+        Grades {
+            scale: vec![
+                (1, 1),
+                (2, 1),
+                (3, 2),
+                (1, 1),
+                (2, 3),
+                (1, 2),
+                (1, 10),
+                (0, 1),
+            ],
+            no_roll: vec![Some(1), None, None, None, None, None, None, Some(2)],
+            standard: 3,
+            round,
+            shift: None,
+            shift_within: (1, 7),
+        }
+    }
+
+    #[test]
+    fn a_grade_scales_the_target_with_the_rounding_named() {
+        let up = grades(Rounding::Up);
+        // 55 is 110, 83, 55, 37, 28, 6 and 0, rounded up.
+        let at = |grade| up.scaled(55, grade);
+        assert_eq!(
+            [at(1), at(2), at(3), at(4), at(5), at(6), at(7)],
+            [110, 83, 55, 37, 28, 6, 0]
+        );
+        let down = grades(Rounding::Down);
+        assert_eq!(
+            [down.scaled(55, 2), down.scaled(55, 4), down.scaled(55, 6)],
+            [82, 36, 5]
+        );
+        let nearest = grades(Rounding::Nearest);
+        assert_eq!(
+            [
+                nearest.scaled(55, 4),
+                nearest.scaled(55, 5),
+                nearest.scaled(44, 5)
+            ],
+            [37, 28, 22]
+        );
+        // A negative target rounds the same way.
+        assert_eq!(up.scaled(-5, 5), -2);
+        assert_eq!(down.scaled(-5, 5), -3);
+    }
+
+    #[test]
+    fn a_shift_moves_within_its_bounds_and_leaves_a_grade_outside_them() {
+        let g = grades(Rounding::Up);
+        assert_eq!(g.shifted(3, 1), 4);
+        assert_eq!(g.shifted(3, -2), 1);
+        assert_eq!(g.shifted(1, -1), 1, "not past the easiest");
+        assert_eq!(g.shifted(6, 3), 7, "not past the hardest");
+        assert_eq!(g.shifted(0, 1), 0, "outside: not shifted");
+        assert_eq!(g.shifted(7, -1), 6);
     }
 }

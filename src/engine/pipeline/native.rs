@@ -300,6 +300,7 @@ fn symbol_read(slot: Slot, c: &mut Compiler<'_>) -> Place {
             Box::new(|env| env.bound.defence.map_or(u32::MAX, |test| test.level))
         }
         Read::AgainstLevel => Box::new(|env| env.bound.against_level.unwrap_or(u32::MAX)),
+        Read::Wound => Box::new(|env| env.bound.wound.unwrap_or(u32::MAX)),
         Read::Location => {
             let list = interned(&vocabulary.locations);
             Box::new(move |env| place(&list, env.bound.location))

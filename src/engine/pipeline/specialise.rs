@@ -481,6 +481,9 @@ impl TestKind {
         for level in &mut self.levels {
             r.condition(&mut level.guard);
         }
+        if let Some(grades) = &mut self.grades {
+            r.some_number(&mut grades.shift);
+        }
         self.levels_by_roll = self.rolls_to_look_up(r.reads);
     }
 

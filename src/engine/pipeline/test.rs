@@ -15,7 +15,7 @@ use crate::names::Name;
 
 use super::super::reads::TestResult;
 use super::env::FightEnv;
-use super::{MAX_GROUPS, TestKind};
+use super::{Grades, MAX_GROUPS, TestKind};
 
 /// Roll a test of `kind` for the combatant `env` binds as `self`. The roll, total and
 /// target are bound for the level guards to read, in that order: a total may read the
@@ -31,6 +31,24 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
     {
         return result;
     }
+    // A graded test knows its grade before the die is rolled: some grades roll none.
+    let grade = match &kind.grades {
+        Some(grades) => {
+            env.bound.test = TestResult::default();
+            let grade = grade_of(kind, grades, env);
+            if let Some(level) = grades.no_roll[grade as usize] {
+                let target = env.number_of(&kind.target) + modifiers(kind, env);
+                env.bound.test = TestResult {
+                    level,
+                    target: grades.scaled(target, grade),
+                    ..TestResult::default()
+                };
+                return env.bound.test;
+            }
+            Some((grades, grade))
+        }
+        None => None,
+    };
     env.wild_die = 0;
     let roll = env.number_of(&kind.roll);
     env.bound.test = TestResult {
@@ -43,6 +61,9 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
         env.bound.test.total = env.number_of(total);
     }
     env.bound.test.target = env.number_of(&kind.target) + modifiers(kind, env);
+    if let Some((grades, grade)) = grade {
+        env.bound.test.target = grades.scaled(env.bound.test.target, grade);
+    }
     env.bound.test.level = match &kind.levels_by_roll {
         Some(rolls) if rolls.contains(&roll) => looked_up(kind, rolls, env),
         _ => level(kind, env),
@@ -104,7 +125,19 @@ fn roll_merged(kind: &TestKind, env: &mut FightEnv<'_>) -> Option<TestResult> {
         return None;
     }
     env.bound.test = TestResult::default();
-    let target = env.number_of(&kind.target) + modifiers(kind, env);
+    let mut target = env.number_of(&kind.target) + modifiers(kind, env);
+    if let Some(grades) = &kind.grades {
+        let grade = grade_of(kind, grades, env);
+        target = grades.scaled(target, grade);
+        if let Some(level) = grades.no_roll[grade as usize] {
+            env.bound.test = TestResult {
+                level,
+                target,
+                ..TestResult::default()
+            };
+            return Some(env.bound.test);
+        }
+    }
     // Levels that read the test alone are the same for every test of this target.
     let test_alone = |slot| env.reads_test_alone(slot);
     let pure = kind
@@ -258,7 +291,7 @@ fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
     let mut sum = 0i64;
     let mut groups = [0i64; MAX_GROUPS];
     for modifier in &kind.modifiers {
-        if !env.holds(&modifier.guard) {
+        if modifier.grade.is_some() || !env.holds(&modifier.guard) {
             continue;
         }
         match modifier.group {
@@ -273,4 +306,22 @@ fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
     groups
         .iter()
         .fold(sum, |sum, value| sum.saturating_add(*value))
+}
+
+/// The grade of the test bound: the most severe of the grades its modifiers name that
+/// apply (the standard grade when none does), then shifted.
+fn grade_of(kind: &TestKind, grades: &Grades, env: &mut FightEnv<'_>) -> u32 {
+    let mut grade = None;
+    for modifier in &kind.modifiers {
+        if let Some(named) = modifier.grade
+            && env.holds(&modifier.guard)
+        {
+            grade = Some(grade.map_or(named, |g: u32| g.max(named)));
+        }
+    }
+    let grade = grade.unwrap_or(grades.standard);
+    match &grades.shift {
+        Some(shift) => grades.shifted(grade, env.number_of(shift)),
+        None => grade,
+    }
 }
