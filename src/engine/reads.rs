@@ -323,8 +323,6 @@ pub struct TestResult {
     /// and this is its place (the first 1) among the rolls kept to be drawn then
     /// ([`crate::engine::Core::refine`]).
     pub merged: u32,
-    /// The first face of the Wild Die the roll rolled ([`crate::expr::Pool`]), 0 if none.
-    pub wild_die: u16,
 }
 
 impl TestResult {
@@ -334,7 +332,8 @@ impl TestResult {
             TestField::Roll => self.roll,
             TestField::Total => self.total,
             TestField::Target => self.target,
-            TestField::WildDie => i64::from(self.wild_die),
+            // Kept beside the tests, not in them ([`Bound::wild_dice`]).
+            TestField::WildDie => 0,
         }
     }
 }
@@ -844,6 +843,9 @@ pub struct Bound<'a> {
     pub chosen: [u8; MAX_EFFECTS],
     /// The test being rolled is the exchange's attack.
     pub attacking: bool,
+    /// The first face of the attack's and of the defence's Wild Die (`wild(n, sides)`),
+    /// 0 where none was rolled: beside the tests, so that a test stays small to copy.
+    pub wild_dice: [u16; 2],
 }
 
 impl Default for Bound<'_> {
@@ -868,11 +870,24 @@ impl Default for Bound<'_> {
             result: None,
             chosen: [0; MAX_EFFECTS],
             attacking: false,
+            wild_dice: [0; 2],
         }
     }
 }
 
 impl Bound<'_> {
+    /// A field of the attack (`defence` false) or of the defence, 0 without one.
+    #[inline]
+    pub fn test_field(&self, defence: bool, field: TestField) -> i64 {
+        match field {
+            TestField::WildDie => i64::from(self.wild_dice[usize::from(defence)]),
+            _ => {
+                let test = if defence { self.defence } else { self.attack };
+                test.map_or(0, |test| test.field(field))
+            }
+        }
+    }
+
     /// The attacker and the defender of the exchange being run (`self` and `other`).
     pub fn parties(&self) -> (usize, usize) {
         (self.me, self.other.unwrap_or(self.me))
@@ -883,7 +898,7 @@ impl Bound<'_> {
     #[inline]
     pub fn number(&self, read: &Read) -> Option<i64> {
         Some(match read {
-            Read::Defence(field) => self.defence.map_or(0, |test| test.field(*field)),
+            Read::Defence(field) => self.test_field(true, *field),
             Read::ItemHands => self.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
             Read::ItemArmour => self.item.map_or(0, |w| i64::from(w.ap)),
             Read::ParryArmour => self.parry.map_or(0, |w| i64::from(w.ap)),
@@ -898,7 +913,7 @@ impl Bound<'_> {
             Read::TestRoll => self.test.roll,
             Read::TestTotal => self.test.total,
             Read::TestTarget => self.test.target,
-            Read::Attack(field) => self.attack.map_or(0, |test| test.field(*field)),
+            Read::Attack(field) => self.test_field(false, *field),
             _ => return None,
         })
     }

@@ -53,7 +53,8 @@ pub(super) struct FightEnv<'f> {
     /// The dice are an enumeration's: a test may be drawn by its level alone, and its
     /// roll is drawn when read ([`Core::refine`]).
     pub merging: bool,
-    /// The first face of the last Wild Die rolled here, for the test being rolled.
+    /// The first face of the Wild Die the last test rolled here rolled (0: none), which
+    /// the exchange keeps beside the attack and the defence (`Bound::wild_dice`).
     pub wild_die: u16,
 }
 

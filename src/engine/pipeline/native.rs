@@ -564,14 +564,14 @@ fn number_read(slot: Slot, c: &mut Compiler<'_>) -> Count {
             if env.merging {
                 env.number(slot)
             } else {
-                env.bound.attack.map_or(0, |test| test.field(field))
+                env.bound.test_field(false, field)
             }
         }),
         Read::Defence(field) => Box::new(move |env| {
             if env.merging {
                 env.number(slot)
             } else {
-                env.bound.defence.map_or(0, |test| test.field(field))
+                env.bound.test_field(true, field)
             }
         }),
         _ => Box::new(move |env| env.number(slot)),

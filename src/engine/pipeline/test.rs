@@ -26,6 +26,8 @@ pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
 }
 
 fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
+    // A Wild Die the roll rolls is kept here for the exchange ([`FightEnv::wild_die`]).
+    env.wild_die = 0;
     if env.merging
         && let Some(result) = roll_merged(kind, env)
     {
@@ -49,12 +51,10 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
         }
         None => None,
     };
-    env.wild_die = 0;
     let roll = env.number_of(&kind.roll);
     env.bound.test = TestResult {
         roll,
         total: roll,
-        wild_die: env.wild_die,
         ..TestResult::default()
     };
     if let Some(total) = &kind.total {
@@ -179,7 +179,6 @@ fn roll_merged(kind: &TestKind, env: &mut FightEnv<'_>) -> Option<TestResult> {
         total,
         target,
         merged,
-        wild_die: 0,
     };
     Some(env.bound.test)
 }
