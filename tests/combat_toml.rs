@@ -1441,3 +1441,44 @@ fn two_failed_opposed_rolls_tie_where_the_test_kind_says_so_and_the_one_resistin
         assert_eq!(log.contains("Aldric: prone"), prone, "{case}:\n{log}");
     }
 }
+
+#[test]
+fn a_modifier_in_dice_is_rolled_where_it_applies_or_counts_its_standard_value() {
+    // Aldric's parry (the skill test) is harder in the dark: +2D (+6) rolled for the
+    // modifier and added to his target, or its standard 6 under `standard_modifiers`.
+    let (dir, ruleset) = fixture_copy(
+        "dice_modifier",
+        &[
+            (
+                "tables/combat.tables",
+                "",
+                "\nmodifiers lighting \"Lighting\" {\n  bright \"In bright light\" +2D (+6)\n}\n",
+            ),
+            (
+                "combat.toml",
+                "unstable_ground = \"self.modifier.unstable_ground\"\n",
+                "unstable_ground = \"self.modifier.unstable_ground\"\nbright = \"not attacking\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("dice_modifier_fight", &ruleset, "1 1\n30 30 4 5\n", "");
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace(
+            "level_list = \"d100\"\n\n# The situational",
+            "level_list = \"d100\"\nstandard_modifiers = \"self.modifier.unstable_ground or true\"\n\n# The situational",
+        ),
+    )
+    .unwrap();
+    let (standard, _) = duel_with("dice_modifier_standard", &ruleset, "1 1\n30 30\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    // Bryn attacks at 70 (no modifier: she attacks); Aldric parries at 65 + 4 + 5.
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "2D6 bright for Aldric → 9 (dice showed 4, 5)");
+    has(&log, "Aldric: parry 74, rolled 30: success");
+    has(&standard, "Aldric: parry 71, rolled 30: success");
+    assert!(!standard.contains("bright for"), "{standard}");
+}

@@ -160,6 +160,8 @@ struct TestEntry {
     /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins.
     #[serde(default)]
     failures_tie: Option<TomlSpanned<bool>>,
+    /// Where this holds, a modifier given in dice counts its standard value, unrolled.
+    standard_modifiers: Option<Text>,
 }
 
 /// `[tests.NAME.grades]`: the difficulty grades of ruleset.toml applied to a test.
@@ -879,9 +881,21 @@ impl<'a> Compiler<'a> {
                 continue;
             };
             let mut grade = None;
+            let mut dice = None;
             let value = match (&modifier.value.value, &modifier.scale) {
                 (ModifierValue::Percent { percent }, None) => *percent,
                 (ModifierValue::Flat { amount }, None) => *amount,
+                // Rolled where it applies, or its standard value (`standard_modifiers`).
+                (
+                    ModifierValue::Dice {
+                        dice: rolled,
+                        standard,
+                    },
+                    None,
+                ) => {
+                    dice = Some(Number::Roll(Box::new(rolled.clone())));
+                    *standard
+                }
                 (ModifierValue::Grade { grade: named }, None) if graded => {
                     // An unknown grade is reported where the list names it.
                     let Some(at) = grade_names.iter().position(|g| *g == named.value) else {
@@ -906,7 +920,7 @@ impl<'a> Compiler<'a> {
                         key_span,
                         "not a plain number",
                         format!(
-                            "the modifier `{name}` is not a plain percentage or number: a test adds only those to its target"
+                            "the modifier `{name}` is not a plain percentage, number or dice: a test adds only those to its target"
                         ),
                         "apply it in the test's `target` expression instead, or in a script",
                     );
@@ -936,6 +950,7 @@ impl<'a> Compiler<'a> {
                 modifiers.push(TestModifier {
                     name: name.clone().into(),
                     value,
+                    dice,
                     group,
                     grade,
                     guard,
@@ -1487,6 +1502,10 @@ pub(super) fn compile_combat(
             format!("a modifier of the test `{name}`"),
         );
         let modifiers = compiler.test_modifiers(&entry.modifiers, names, entry.grades.is_some());
+        let standard_modifiers = entry
+            .standard_modifiers
+            .as_ref()
+            .map(|text| compiler.condition(text));
         compiler.at(
             Place::Test,
             false,
@@ -1593,6 +1612,7 @@ pub(super) fn compile_combat(
                 levels_by_roll: None,
                 grades: grades.flatten(),
                 failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
+                standard_modifiers: standard_modifiers.flatten(),
             });
         }
     }

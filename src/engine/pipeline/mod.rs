@@ -157,6 +157,8 @@ pub struct TestKind {
     /// Two levels outside `pass` tie in `resist` and `contest`: nobody wins, so the
     /// one resisting is unaffected and the one contesting does not win.
     pub failures_tie: bool,
+    /// Where this holds, a modifier given in dice counts its standard value.
+    pub standard_modifiers: Option<Condition>,
 }
 
 impl TestKind {
@@ -231,8 +233,12 @@ pub const MAX_GROUPS: usize = 16;
 #[derive(Clone, Debug)]
 pub struct TestModifier {
     pub name: Name,
-    /// What it adds to the target (a percentage is its number).
+    /// What it adds to the target (a percentage is its number); for dice, their
+    /// standard value.
     pub value: i64,
+    /// Dice (`+4D (+12)`), rolled where the modifier applies unless the test's
+    /// `standard_modifiers` holds.
+    pub dice: Option<Number>,
     /// Its non-stacking group (an index below [`MAX_GROUPS`]): of the modifiers of one
     /// group that apply, only the one of the largest size counts.
     pub group: Option<usize>,

@@ -15,7 +15,7 @@ use crate::names::Name;
 
 use super::super::reads::TestResult;
 use super::env::FightEnv;
-use super::{Grades, MAX_GROUPS, TestKind};
+use super::{Grades, MAX_GROUPS, TestKind, TestModifier};
 
 /// Roll a test of `kind` for the combatant `env` binds as `self`. The roll, total and
 /// target are bound for the level guards to read, in that order: a total may read the
@@ -120,7 +120,7 @@ fn roll_merged(kind: &TestKind, env: &mut FightEnv<'_>) -> Option<TestResult> {
         || kind
             .modifiers
             .iter()
-            .any(|m| m.guard.reads_any(&reads_roll))
+            .any(|m| m.dice.is_some() || m.guard.reads_any(&reads_roll))
     {
         return None;
     }
@@ -288,23 +288,51 @@ impl std::fmt::Debug for LevelTables {
 /// one of the largest size.
 fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
     let mut sum = 0i64;
-    let mut groups = [0i64; MAX_GROUPS];
+    // Of each group, the modifier of the largest size (its standard value for dice).
+    let mut groups: [Option<&TestModifier>; MAX_GROUPS] = [None; MAX_GROUPS];
+    let mut standard = None;
     for modifier in &kind.modifiers {
         if modifier.grade.is_some() || !env.holds(&modifier.guard) {
             continue;
         }
         match modifier.group {
             Some(group) => {
-                if modifier.value.abs() > groups[group].abs() {
-                    groups[group] = modifier.value;
+                if groups[group].is_none_or(|g| modifier.value.abs() > g.value.abs()) {
+                    groups[group] = Some(modifier);
                 }
             }
-            None => sum = sum.saturating_add(modifier.value),
+            None => sum = sum.saturating_add(value_of(modifier, kind, &mut standard, env)),
         }
     }
-    groups
-        .iter()
-        .fold(sum, |sum, value| sum.saturating_add(*value))
+    for modifier in groups.into_iter().flatten() {
+        sum = sum.saturating_add(value_of(modifier, kind, &mut standard, env));
+    }
+    sum
+}
+
+/// What an applying modifier adds: its number, or its dice rolled (for the modifier's
+/// name) unless the test's `standard_modifiers` holds (asked once a test).
+fn value_of(
+    modifier: &TestModifier,
+    kind: &TestKind,
+    standard: &mut Option<bool>,
+    env: &mut FightEnv<'_>,
+) -> i64 {
+    let Some(dice) = &modifier.dice else {
+        return modifier.value;
+    };
+    let standard = *standard.get_or_insert_with(|| {
+        kind.standard_modifiers
+            .as_ref()
+            .is_some_and(|condition| env.holds(condition))
+    });
+    if standard {
+        return modifier.value;
+    }
+    let purpose = std::mem::replace(&mut env.purpose, modifier.name.as_str());
+    let rolled = env.number_of(dice);
+    env.purpose = purpose;
+    rolled
 }
 
 /// The grade of the test bound: the most severe of the grades its modifiers name that
