@@ -258,6 +258,46 @@ pub struct ScriptHooks {
     by_hook: HashMap<String, (usize, String)>,
     /// The tactics module (an index of `scripts`), if ruleset.toml names one.
     tactics: Option<usize>,
+    /// For each script, whether it may read the tests of an exchange it is given
+    /// ([`reads_tests`]).
+    reads_tests: Vec<bool>,
+}
+
+/// Whether a script's text may read `attack` or `defence` of the context map a row's
+/// call is given: it names either as a word (`ctx.attack`, `c["defence"]`), imports
+/// another module, or calls something that reads a map whole, without naming its
+/// keys (outside lines of comment). A script that does none of these cannot reach a
+/// test's roll, so an enumeration need not draw the roll before calling it.
+fn reads_tests(text: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "attack",
+        "defence",
+        "import",
+        "values",
+        "keys",
+        "to_json",
+        "to_string",
+        "to_debug",
+        "print",
+        "debug",
+        "drain",
+        "retain",
+        "filter",
+        "map",
+        "reduce",
+        "fill_with",
+        "mixin",
+        "eval",
+        "call",
+        "curry",
+        "Fn",
+        "this",
+    ];
+    // Lines of comment say nothing the script does.
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .any(|word| NAMES.contains(&word))
 }
 
 impl ScriptHooks {
@@ -279,12 +319,14 @@ impl ScriptHooks {
             })
             .collect();
         let tactics = tactics.and_then(|name| scripts.iter().position(|s| s.module == name));
+        let reads_tests = scripts.iter().map(|s| reads_tests(s.file.text())).collect();
         ScriptHooks {
             engine,
             scripts,
             formulas,
             by_hook,
             tactics,
+            reads_tests,
         }
     }
 
@@ -360,6 +402,13 @@ impl ScriptHooks {
 }
 
 impl RulesetHooks for ScriptHooks {
+    fn may_read_tests(&self, module: &str) -> bool {
+        self.scripts
+            .iter()
+            .position(|s| s.module == module)
+            .is_none_or(|at| self.reads_tests[at])
+    }
+
     fn has(&self, hook: &str) -> bool {
         self.by_hook.contains_key(hook)
     }
