@@ -6,9 +6,11 @@
 //! rolls here. Which of them came up is drawn only when a rule reads the roll (the
 //! principle of deferred decisions: until then every roll of the level leads to the
 //! same exchange, so drawing later draws from the same chances). When two such rolls
-//! are compared (an opposed test tied on its level), only the comparison is drawn,
-//! and the two rolls, if ever read, are drawn together among the pairs that agree
-//! with it.
+//! are compared (an opposed test tied on its level), or a condition reads them
+//! (`FightEnv::holds`), only the comparison or the condition is drawn, and the two
+//! keep the pairs of rolls that agree with it; one of them read later is drawn alone
+//! (weighing the pairs it is in), the other keeping the rolls that go with it. A roll
+//! compared with an exact one keeps the rolls that agree.
 
 use std::sync::Arc;
 
