@@ -746,3 +746,26 @@ fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
     context.insert("attack".into(), test(&exchange.attack));
     context.insert("defence".into(), test(&exchange.defence));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::reads_tests;
+
+    /// A script that names neither test, nor reads a map whole, cannot reach a roll: an
+    /// enumeration need not draw the rolls before calling it. A comment says nothing.
+    #[test]
+    fn a_script_reads_the_tests_only_if_it_may_reach_them() {
+        let rolls_itself = "/// Roll again: the Games Master's call.\n\
+                            fn damage(ctx) { let d = ctx.fight.roll(ctx.who, \"1d8\", \"damage\");\n\
+                            ctx.fight.set_condition(ctx.who, \"cannot_attack\", d, \"actions\"); }";
+        assert!(!reads_tests(rolls_itself));
+        for reads in [
+            "fn f(ctx) { if ctx.attack.roll > 50 { 1 } else { 0 } }",
+            "fn f(ctx) { ctx[\"defence\"] }",
+            "fn f(ctx) { for v in ctx.values() { print(v) } }",
+            "import \"other\" as other;\nfn f(ctx) { other::g(ctx) }",
+        ] {
+            assert!(reads_tests(reads), "{reads}");
+        }
+    }
+}
