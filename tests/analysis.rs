@@ -775,3 +775,43 @@ fn a_crowded_odds_plot_writes_the_values_that_have_room() {
         }
     }
 }
+
+/// Where a rule reads a Legend roll drawn by its level, what it reads is drawn, not the
+/// roll: a fumble row's script that never reads the tests leaves the attack's roll
+/// undrawn (it was walked face by face, 63 outcomes, before every fumble), and a roll
+/// compared with another and read later is drawn alone, never the two as a pair (some
+/// two thousand outcomes).
+#[test]
+fn legend_odds_draw_what_a_rule_reads_of_a_roll_not_the_roll() {
+    let odds: Value = serde_json::from_str(&run_ok(&[
+        "odds",
+        "rulesets/legend/scenarios/sword_and_shield_duel.toml",
+        "--branches",
+        "100000",
+        "--seed",
+        "1",
+        "--json",
+    ]))
+    .unwrap();
+    let draws = |list: &str| -> Vec<String> {
+        odds[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (walked, sampled) = (draws("enumerated"), draws("sampled"));
+    assert!(
+        !walked.contains(&"attack for Brannoc: the roll within its level".to_string()),
+        "{walked:?}"
+    );
+    for draw in walked.iter().chain(&sampled) {
+        assert!(
+            !draw.contains("within its level and"),
+            "a pair drawn: {draw}"
+        );
+    }
+    let sampled_share = odds["sampled_share"].as_f64().unwrap();
+    assert!(sampled_share < 0.032, "{sampled_share}");
+}

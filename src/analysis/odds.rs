@@ -12,8 +12,15 @@
 //! the row it reads (`tables::roll`), a test of `combat.toml` by its level, its roll
 //! drawn only when a rule reads it (`engine::merged`). The outcomes weigh the faces they
 //! stand for ([`RolledDie::weights`]), so the figures are those of a walk face by face.
-//! A single die a script rolls and reads itself (a d100 it compares) is walked face by
-//! face; the dice a script rolls together are drawn by their total too.
+//! Where a rule reads such a roll, what it reads is drawn rather than the roll: a
+//! condition of `combat.toml` reading one or two rolls still to be drawn
+//! (`attack.roll > defence.roll`) is drawn as holding or not, a roll compared with an
+//! exact one keeps the rolls that agree, and of two rolls compared only the one read is
+//! drawn. A reroll that ignores some results is drawn by the row kept. A script
+//! called by a row gets the tests' rolls drawn first only if its text may read them
+//! (`script::hooks::reads_tests`). A single die a script rolls and reads itself (a d100
+//! it compares) is walked face by face; the dice a script rolls together are drawn by
+//! their total too.
 //!
 //! The tree grows as the product of the outcomes: branching stops where an outcome would
 //! weigh less than 1 / `branches` on average, and the draws below are sampled, one

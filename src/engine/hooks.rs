@@ -87,6 +87,14 @@ pub trait RulesetHooks: std::any::Any + Send + Sync {
         call: &ScriptCall,
         exchange: Option<&ExchangeContext>,
     ) -> Result<(), HookFailure>;
+
+    /// Whether a call into `module` may read the attack's or the defence's roll from
+    /// the exchange it is given: an enumeration draws those rolls first where it may
+    /// ([`crate::engine::Core::refine`]). Yes unless the hooks can tell otherwise.
+    fn may_read_tests(&self, module: &str) -> bool {
+        let _ = module;
+        true
+    }
 }
 
 /// Why a hook gave the engine nothing it can go on with.

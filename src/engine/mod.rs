@@ -197,6 +197,27 @@ impl Core {
         self.merged.refine(&mut self.dice, result)
     }
 
+    /// The index and rolls of `result`'s merged roll still to be drawn
+    /// ([`merged::MergedRolls::candidates`]).
+    pub(crate) fn merged_candidates(
+        &self,
+        result: &TestResult,
+    ) -> Option<(usize, &[merged::RollWays])> {
+        self.merged
+            .candidates(result)
+            .map(|(at, rolls)| (at, rolls.as_slice()))
+    }
+
+    /// Draw one of `groups` of the rolls of the merged rolls `at`
+    /// ([`merged::MergedRolls::draw_group`]).
+    pub(crate) fn draw_merged_group(
+        &mut self,
+        at: &[usize],
+        groups: Vec<Vec<(usize, usize)>>,
+    ) -> Result<usize, RollError> {
+        self.merged.draw_group(&mut self.dice, at, groups)
+    }
+
     /// Whether `mine` rolled higher than `theirs` ([`merged::MergedRolls::higher`]).
     pub(crate) fn rolled_higher(
         &mut self,

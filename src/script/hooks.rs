@@ -258,6 +258,46 @@ pub struct ScriptHooks {
     by_hook: HashMap<String, (usize, String)>,
     /// The tactics module (an index of `scripts`), if ruleset.toml names one.
     tactics: Option<usize>,
+    /// For each script, whether it may read the tests of an exchange it is given
+    /// ([`reads_tests`]).
+    reads_tests: Vec<bool>,
+}
+
+/// Whether a script's text may read `attack` or `defence` of the context map a row's
+/// call is given: it names either as a word (`ctx.attack`, `c["defence"]`), imports
+/// another module, or calls something that reads a map whole, without naming its
+/// keys (outside lines of comment). A script that does none of these cannot reach a
+/// test's roll, so an enumeration need not draw the roll before calling it.
+fn reads_tests(text: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "attack",
+        "defence",
+        "import",
+        "values",
+        "keys",
+        "to_json",
+        "to_string",
+        "to_debug",
+        "print",
+        "debug",
+        "drain",
+        "retain",
+        "filter",
+        "map",
+        "reduce",
+        "fill_with",
+        "mixin",
+        "eval",
+        "call",
+        "curry",
+        "Fn",
+        "this",
+    ];
+    // Lines of comment say nothing the script does.
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .any(|word| NAMES.contains(&word))
 }
 
 impl ScriptHooks {
@@ -279,12 +319,14 @@ impl ScriptHooks {
             })
             .collect();
         let tactics = tactics.and_then(|name| scripts.iter().position(|s| s.module == name));
+        let reads_tests = scripts.iter().map(|s| reads_tests(s.file.text())).collect();
         ScriptHooks {
             engine,
             scripts,
             formulas,
             by_hook,
             tactics,
+            reads_tests,
         }
     }
 
@@ -360,6 +402,13 @@ impl ScriptHooks {
 }
 
 impl RulesetHooks for ScriptHooks {
+    fn may_read_tests(&self, module: &str) -> bool {
+        self.scripts
+            .iter()
+            .position(|s| s.module == module)
+            .is_none_or(|at| self.reads_tests[at])
+    }
+
     fn has(&self, hook: &str) -> bool {
         self.by_hook.contains_key(hook)
     }
@@ -696,4 +745,27 @@ fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
     context.insert("damage".into(), Dynamic::from(exchange.damage));
     context.insert("attack".into(), test(&exchange.attack));
     context.insert("defence".into(), test(&exchange.defence));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_tests;
+
+    /// A script that names neither test, nor reads a map whole, cannot reach a roll: an
+    /// enumeration need not draw the rolls before calling it. A comment says nothing.
+    #[test]
+    fn a_script_reads_the_tests_only_if_it_may_reach_them() {
+        let rolls_itself = "/// Roll again: the Games Master's call.\n\
+                            fn damage(ctx) { let d = ctx.fight.roll(ctx.who, \"1d8\", \"damage\");\n\
+                            ctx.fight.set_condition(ctx.who, \"cannot_attack\", d, \"actions\"); }";
+        assert!(!reads_tests(rolls_itself));
+        for reads in [
+            "fn f(ctx) { if ctx.attack.roll > 50 { 1 } else { 0 } }",
+            "fn f(ctx) { ctx[\"defence\"] }",
+            "fn f(ctx) { for v in ctx.values() { print(v) } }",
+            "import \"other\" as other;\nfn f(ctx) { other::g(ctx) }",
+        ] {
+            assert!(reads_tests(reads), "{reads}");
+        }
+    }
 }

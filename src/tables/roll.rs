@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::dice::{DiceExpr, DiceSource, RollError};
 
-use super::model::{Action, RollRow, RollTable, Table, TableKind};
+use super::model::{Action, DieRange, RollRow, RollTable, Table, TableKind};
 
 /// Deeper than this, tables that roll each other are taken to be a loop (`check` reports
 /// tables whose `roll` actions go round in one).
@@ -136,6 +136,38 @@ fn roll_row(
     Ok(rows[place as usize - 1].1)
 }
 
+/// In an enumeration, a reroll that ignores `ignoring` drawn by the row of the result
+/// kept: the results not ignored that read one row are one outcome, and the row's first
+/// of them stands for them all. `None` where the die's totals cannot be said.
+fn kept_row(
+    table: &Table,
+    roll_table: &RollTable,
+    dice: &mut DiceSource,
+    ignoring: &DieRange,
+) -> Result<Option<i64>, TableRollError> {
+    let Some(totals) = roll_table.die.value.totals() else {
+        return Ok(None);
+    };
+    let mut rows: Vec<(usize, i64, u64)> = Vec::new();
+    for (result, ways) in totals {
+        if ignoring.contains(result) {
+            continue;
+        }
+        let row = row_for(roll_table, result);
+        match rows.iter_mut().find(|(r, ..)| *r == row) {
+            Some(found) => found.2 += ways,
+            None => rows.push((row, result, ways)),
+        }
+    }
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let weights: Vec<u64> = rows.iter().map(|(.., ways)| *ways).collect();
+    let purpose = format!("{} on {}", roll_table.die.value, table.name.value);
+    let place = dice.branch(&weights, &purpose)?;
+    Ok(Some(rows[place as usize - 1].1))
+}
+
 /// Rerolls and rolled tables nest no deeper than `MAX_DEPTH`.
 fn too_deep(table: &Table, depth: usize) -> Result<(), TableRollError> {
     if depth > MAX_DEPTH {
@@ -176,6 +208,18 @@ fn resolve_at_depth<'t>(
         match &action.value {
             Action::Reroll { times, ignoring } => {
                 for _ in 0..*times {
+                    // In an enumeration the results ignored are never drawn: the result
+                    // kept is drawn at once by its row, among the results not ignored
+                    // (rolling until one is kept gives each of those its own chance).
+                    if dice.merges()
+                        && let Some(result) = kept_row(table, roll_table, dice, &ignoring.value)?
+                    {
+                        too_deep(table, depth + 1)?;
+                        let again =
+                            resolve_at_depth(table, roll_table, find, dice, depth + 1, result)?;
+                        rerolls.push(RerollStep::Kept { roll: again });
+                        continue;
+                    }
                     loop {
                         too_deep(table, depth + 1)?;
                         // An ignored result is only read, not done: its own rerolls
@@ -262,5 +306,34 @@ mod tests {
             })
             .collect();
         assert_eq!(steps, ["ignored 20", "kept 1", "kept 12"]);
+    }
+
+    /// In an enumeration, a reroll ignoring 19-20 is one draw by the row kept, each row
+    /// weighing its results that are not ignored (rolling until one is kept gives each
+    /// of the eighteen its own chance): no ignored result is drawn, so the walk ends.
+    #[test]
+    fn an_enumeration_draws_a_reroll_by_the_row_kept() {
+        let file = SourceFile::new(
+            "fumbles.tables",
+            "table fumble roll 1d20 { 1-10 falter  11-18 drop  \
+             19 unlucky => reroll 2 times ignoring 19-20  \
+             20 doomed => reroll 3 times ignoring 19-20 }",
+        );
+        let tables = parse_tables(&file).unwrap_or_else(|e| panic!("{e}"));
+        // The first draw is the row (unlucky is the third), then each reroll's row.
+        let mut dice = DiceSource::planned(vec![3, 2, 1], 0).traced();
+        let rolled = roll_on_table_adjusted(&tables.tables[0], &|_| None, &mut dice, 0).unwrap();
+        assert_eq!(rolled.result, 19);
+        let weights: Vec<Vec<u64>> = dice.trace().iter().map(|d| d.weights.clone()).collect();
+        assert_eq!(weights, [vec![10, 8, 1, 1], vec![10, 8], vec![10, 8]]);
+        let kept: Vec<i64> = rolled
+            .rerolls
+            .iter()
+            .map(|step| match step {
+                RerollStep::Kept { roll } => roll.result,
+                RerollStep::Ignored { .. } => panic!("an ignored result was drawn"),
+            })
+            .collect();
+        assert_eq!(kept, [11, 1]);
     }
 }

@@ -56,6 +56,18 @@ pub(super) struct FightEnv<'f> {
     /// The first face of the Wild Die the last test rolled here rolled (0: none), which
     /// the exchange keeps beside the attack and the defence (`Bound::wild_dice`).
     pub wild_die: u16,
+    /// In an enumeration, a condition tried without drawing anything (`holds`): a read
+    /// of a roll still to be drawn, or a die, reads 0 and marks the try as missed.
+    probe: Probe,
+}
+
+/// The state of a try of a condition ([`FightEnv::holds`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Probe {
+    #[default]
+    Off,
+    Trying,
+    Missed,
 }
 
 impl<'f> FightEnv<'f> {
@@ -80,6 +92,7 @@ impl<'f> FightEnv<'f> {
             held: None,
             merging: fight.merging(),
             wild_die: 0,
+            probe: Probe::Off,
         }
     }
 
@@ -142,6 +155,10 @@ impl<'f> FightEnv<'f> {
     /// In an enumeration, one of several outcomes weighing `weights` (the first 1); a
     /// draw that cannot be made stops the fight (the stage finds the error) and reads 1.
     pub fn branch(&mut self, weights: &[u64]) -> u32 {
+        if self.probe != Probe::Off {
+            self.probe = Probe::Missed;
+            return 1;
+        }
         let purpose = self.purpose_of_me();
         let drawn = self.holding(|env| {
             let core = env.held.as_mut().expect("held");
@@ -207,6 +224,24 @@ impl<'f> FightEnv<'f> {
 
     /// Whether `condition` holds, read with the fight's state held throughout.
     pub fn holds(&mut self, condition: &Condition) -> bool {
+        // A condition that reads a roll still to be drawn is drawn as a whole
+        // (`holds_merged`): it is tried first without drawing, to find whether it does.
+        if self.merging && self.probe == Probe::Off && self.merged(Tests::All) {
+            self.probe = Probe::Trying;
+            let holds = self.holds_exactly(condition);
+            let missed = self.probe == Probe::Missed;
+            self.probe = Probe::Off;
+            if !missed {
+                return holds;
+            }
+            if let Some(holds) = self.holds_merged(condition) {
+                return holds;
+            }
+        }
+        self.holds_exactly(condition)
+    }
+
+    fn holds_exactly(&mut self, condition: &Condition) -> bool {
         match condition {
             Condition::Const(holds) => *holds,
             Condition::Native(native) => {
@@ -215,6 +250,103 @@ impl<'f> FightEnv<'f> {
             }
             _ => self.holding(|env| condition.eval(env)),
         }
+    }
+
+    /// In an enumeration, a condition that reads the rolls of one or two tests drawn by
+    /// their levels alone (`attack.roll > defence.roll` at the same level): what is
+    /// drawn is whether it holds, each answer weighing the rolls (or pairs of rolls) of
+    /// those levels that give it, and the rolls keep those that agree, to be drawn
+    /// among them if read later. The condition is tried on every roll (or pair), as
+    /// the walk face by face would, but makes one branch of two. `None` where it cannot
+    /// be drawn so: it rolls dice, reads no such roll, or reads one already compared.
+    fn holds_merged(&mut self, condition: &Condition) -> Option<bool> {
+        use std::cell::Cell;
+        const MOST: usize = 1 << 14;
+        let read = Cell::new([false; 3]);
+        condition.reads_any(&|slot| {
+            let mut tests = read.get();
+            match self.roll_read(slot) {
+                Some(Tests::Rolled) => tests[0] = true,
+                Some(Tests::Attack) => tests[1] = true,
+                Some(Tests::Defence) => tests[2] = true,
+                _ => {}
+            }
+            read.set(tests);
+            false
+        });
+        let read = read.get();
+        if !read.contains(&true) || condition.rolls() {
+            return None;
+        }
+        let mut bound = [Some(self.bound.test), self.bound.attack, self.bound.defence];
+        for (test, read) in bound.iter_mut().zip(read) {
+            if !read || test.is_some_and(|t| t.merged == 0) {
+                *test = None;
+            }
+        }
+        self.holding(|env| {
+            // The merged rolls read (one or two), and which bound test is which.
+            let core = env.held.as_ref().expect("held");
+            let mut at: Vec<usize> = Vec::new();
+            let mut rolls: Vec<Vec<(i64, i64, u64)>> = Vec::new();
+            let mut of = [None; 3];
+            for (slot, test) in bound.iter().enumerate() {
+                let Some(test) = test else { continue };
+                let (index, candidates) = core.merged_candidates(test)?;
+                let place = match at.iter().position(|&a| a == index) {
+                    Some(place) => place,
+                    None => {
+                        at.push(index);
+                        rolls.push(candidates.to_vec());
+                        at.len() - 1
+                    }
+                };
+                of[slot] = Some(place);
+            }
+            if at.is_empty() || at.len() > 2 || rolls.iter().map(Vec::len).product::<usize>() > MOST
+            {
+                return None;
+            }
+            let saved = (env.bound.test, env.bound.attack, env.bound.defence);
+            let (mut holds, mut fails) = (Vec::new(), Vec::new());
+            let seconds = rolls.get(1).map_or(1, Vec::len);
+            for a in 0..rolls[0].len() {
+                for b in 0..seconds {
+                    let places = [a, b];
+                    let exact = |test: &mut TestResult, place: Option<usize>| {
+                        if let Some(place) = place {
+                            let (roll, total, _) = rolls[place][places[place]];
+                            (test.roll, test.total, test.merged) = (roll, total, 0);
+                        }
+                    };
+                    exact(&mut env.bound.test, of[0]);
+                    if let Some(attack) = env.bound.attack.as_mut() {
+                        exact(attack, of[1]);
+                    }
+                    if let Some(defence) = env.bound.defence.as_mut() {
+                        exact(defence, of[2]);
+                    }
+                    if env.holds_exactly(condition) {
+                        holds.push((a, b));
+                    } else {
+                        fails.push((a, b));
+                    }
+                }
+            }
+            (env.bound.test, env.bound.attack, env.bound.defence) = saved;
+            // Every roll gives the same answer: nothing to draw.
+            if holds.is_empty() || fails.is_empty() {
+                return Some(fails.is_empty());
+            }
+            let core = env.held.as_mut().expect("held");
+            match core.draw_merged_group(&at, vec![holds, fails]) {
+                Ok(place) => Some(place == 1),
+                Err(error) => {
+                    env.stop(error);
+                    Some(false)
+                }
+            }
+        })
     }
 
     /// What `number` comes to, read with the fight's state held (let go around a die).
@@ -293,6 +425,11 @@ impl<'f> FightEnv<'f> {
     }
 
     fn roll_dice(&mut self, dice: &DiceExpr) -> i64 {
+        // A condition tried without drawing rolls nothing.
+        if self.probe != Probe::Off {
+            self.probe = Probe::Missed;
+            return 0;
+        }
         // A die nobody reads is rolled with the state held.
         if let Some(rolled) = self.held.as_mut().and_then(|core| core.roll_unseen(dice)) {
             return rolled.unwrap_or_else(|error| {
@@ -326,6 +463,10 @@ impl Env for FightEnv<'_> {
             && let Some(tests) = self.roll_read(slot)
             && self.merged(tests)
         {
+            if self.probe != Probe::Off {
+                self.probe = Probe::Missed;
+                return 0;
+            }
             self.refine_tests(tests);
         }
         self.read(slot, |world, bound, read| world.number(bound, read))

@@ -878,7 +878,11 @@ impl FightHandle {
                 continue;
             }
             // A script may read the rolls.
-            if env.merging {
+            if env.merging
+                && calls
+                    .iter()
+                    .any(|call| self.0.hooks.may_read_tests(&call.module))
+            {
                 env.refine_tests(super::env::Tests::All);
                 self.fatal()?;
             }
