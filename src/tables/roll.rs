@@ -277,18 +277,23 @@ mod tests {
     use crate::parse::parse_tables;
     use crate::source::SourceFile;
 
-    /// Legend's Unlucky and Doomed: "Roll twice, ignoring any rolls of 19 or 20." An
-    /// ignored 20 (Doomed) is only read: its own three rerolls are not rolled, so the
-    /// dice after it are the Unlucky row's two rerolls.
-    #[test]
-    fn an_ignored_result_does_not_do_its_own_rerolls() {
+    /// A fumble table whose last two rows roll again, ignoring 19 and 20.
+    fn fumble_table() -> crate::tables::TableFile {
         let file = SourceFile::new(
             "fumbles.tables",
             "table fumble roll 1d20 { 1-10 falter  11-18 drop  \
              19 unlucky => reroll 2 times ignoring 19-20  \
              20 doomed => reroll 3 times ignoring 19-20 }",
         );
-        let tables = parse_tables(&file).unwrap_or_else(|e| panic!("{e}"));
+        parse_tables(&file).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Legend's Unlucky and Doomed: "Roll twice, ignoring any rolls of 19 or 20." An
+    /// ignored 20 (Doomed) is only read: its own three rerolls are not rolled, so the
+    /// dice after it are the Unlucky row's two rerolls.
+    #[test]
+    fn an_ignored_result_does_not_do_its_own_rerolls() {
+        let tables = fumble_table();
         let given = [19, 20, 1, 12].map(|value| GivenDie {
             value,
             origin: String::new(),
@@ -313,13 +318,7 @@ mod tests {
     /// of the eighteen its own chance): no ignored result is drawn, so the walk ends.
     #[test]
     fn an_enumeration_draws_a_reroll_by_the_row_kept() {
-        let file = SourceFile::new(
-            "fumbles.tables",
-            "table fumble roll 1d20 { 1-10 falter  11-18 drop  \
-             19 unlucky => reroll 2 times ignoring 19-20  \
-             20 doomed => reroll 3 times ignoring 19-20 }",
-        );
-        let tables = parse_tables(&file).unwrap_or_else(|e| panic!("{e}"));
+        let tables = fumble_table();
         // The first draw is the row (unlucky is the third), then each reroll's row.
         let mut dice = DiceSource::planned(vec![3, 2, 1], 0).traced();
         let rolled = roll_on_table_adjusted(&tables.tables[0], &|_| None, &mut dice, 0).unwrap();
