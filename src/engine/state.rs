@@ -198,14 +198,24 @@ impl Combatant {
         step: impl Fn(Remaining) -> Remaining,
         mut ended: impl FnMut(Name),
     ) {
+        let over = |remaining: Option<Remaining>| {
+            matches!(
+                remaining,
+                Some(Remaining::Actions(n) | Remaining::Rounds(n) | Remaining::Turns(n)) if n <= 0
+            )
+        };
+        let mut any_over = false;
         for condition in &mut self.conditions {
             condition.remaining = condition.remaining.map(&step);
+            any_over |= over(condition.remaining);
+        }
+        // Most ticks end nothing (a turn's end, no condition timed in turns): then the
+        // list and its bits stay as they are.
+        if !any_over {
+            return;
         }
         self.conditions.retain(|condition| {
-            let over = matches!(
-                condition.remaining,
-                Some(Remaining::Actions(n) | Remaining::Rounds(n) | Remaining::Turns(n)) if n <= 0
-            );
+            let over = over(condition.remaining);
             if over {
                 ended(condition.name);
             }

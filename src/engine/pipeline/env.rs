@@ -223,24 +223,37 @@ impl<'f> FightEnv<'f> {
     }
 
     /// Whether `condition` holds, read with the fight's state held throughout.
+    #[inline]
     pub fn holds(&mut self, condition: &Condition) -> bool {
-        // A condition that reads a roll still to be drawn is drawn as a whole
-        // (`holds_merged`): it is tried first without drawing, to find whether it does.
-        if self.merging && self.probe == Probe::Off && self.merged(Tests::All) {
-            self.probe = Probe::Trying;
-            let holds = self.holds_exactly(condition);
-            let missed = self.probe == Probe::Missed;
-            self.probe = Probe::Off;
-            if !missed {
-                return holds;
-            }
-            if let Some(holds) = self.holds_merged(condition) {
-                return holds;
-            }
+        // A fight goes straight on; only an enumeration may draw the condition whole.
+        if self.merging
+            && let Some(holds) = self.holds_enumerated(condition)
+        {
+            return holds;
         }
         self.holds_exactly(condition)
     }
 
+    /// In an enumeration, a condition that reads a roll still to be drawn is drawn as a
+    /// whole (`holds_merged`): it is tried first without drawing, to find whether it
+    /// does. `None`: evaluate it as a fight does.
+    #[cold]
+    #[inline(never)]
+    fn holds_enumerated(&mut self, condition: &Condition) -> Option<bool> {
+        if self.probe != Probe::Off || !self.merged(Tests::All) {
+            return None;
+        }
+        self.probe = Probe::Trying;
+        let holds = self.holds_exactly(condition);
+        let missed = self.probe == Probe::Missed;
+        self.probe = Probe::Off;
+        if !missed {
+            return Some(holds);
+        }
+        self.holds_merged(condition)
+    }
+
+    #[inline]
     fn holds_exactly(&mut self, condition: &Condition) -> bool {
         match condition {
             Condition::Const(holds) => *holds,

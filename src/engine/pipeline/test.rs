@@ -287,9 +287,14 @@ impl std::fmt::Debug for LevelTables {
 /// The sum of the test's modifiers whose guards hold; of a non-stacking group, only the
 /// one of the largest size.
 fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
+    if kind.modifiers.is_empty() {
+        return 0;
+    }
     let mut sum = 0i64;
-    // Of each group, the modifier of the largest size (its standard value for dice).
+    // Of each group, the modifier of the largest size (its standard value for dice);
+    // `used` has a bit for each group one applies in.
     let mut groups: [Option<&TestModifier>; MAX_GROUPS] = [None; MAX_GROUPS];
+    let mut used = 0u32;
     let mut standard = None;
     for modifier in &kind.modifiers {
         if modifier.grade.is_some() || !env.holds(&modifier.guard) {
@@ -299,19 +304,25 @@ fn modifiers(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
             Some(group) => {
                 if groups[group].is_none_or(|g| modifier.value.abs() > g.value.abs()) {
                     groups[group] = Some(modifier);
+                    used |= 1 << group;
                 }
             }
             None => sum = sum.saturating_add(value_of(modifier, kind, &mut standard, env)),
         }
     }
-    for modifier in groups.into_iter().flatten() {
-        sum = sum.saturating_add(value_of(modifier, kind, &mut standard, env));
+    while used != 0 {
+        let group = used.trailing_zeros() as usize;
+        used &= used - 1;
+        if let Some(modifier) = groups[group] {
+            sum = sum.saturating_add(value_of(modifier, kind, &mut standard, env));
+        }
     }
     sum
 }
 
 /// What an applying modifier adds: its number, or its dice rolled (for the modifier's
 /// name) unless the test's `standard_modifiers` holds (asked once a test).
+#[inline]
 fn value_of(
     modifier: &TestModifier,
     kind: &TestKind,
