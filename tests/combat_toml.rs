@@ -137,6 +137,101 @@ fn a_parry_may_stop_the_armour_points_of_the_weapon_it_is_made_with() {
 }
 
 #[test]
+fn the_exchange_reads_the_numbers_of_a_weapons_values() {
+    // The same blows as above, read of equipment.toml's `values`: the damage adds the
+    // attacker's weapon's `bonus` (the broadsword's 2; the dagger gives none, 0), a parry
+    // stops the parrying weapon's `stops` (the round shield's 1, the dagger's 2), a
+    // test's target adds the weapon's `bonus` (Aldric's attack 65 + 2; his parry with the
+    // shield, which gives none, 65). Bryn's dagger: 1D4 = 3 + 0, 1 deflected: 2 at the location (5: body) less 1
+    // armour, 1 taken. Aldric's broadsword: 1D8 = 6 + 1D4 = 3 + 2 = 11, 2 deflected,
+    // 9 at the body less 1 armour: 8 taken.
+    let (dir, ruleset) = fixture_copy(
+        "weapon_values",
+        &[
+            (
+                "combat.toml",
+                r#"rolled * lookup("parry_reduction", rank(parry.size) - rank(weapon.size)) / 100"#,
+                "min(rolled, parry.value.stops)",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + weapon.value.bonus - ",
+            ),
+            (
+                "combat.toml",
+                "+ attacker.statistic.damage_modifier\n",
+                "+ attacker.statistic.damage_modifier + weapon.value.bonus\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d8\"\n",
+                "damage = \"1d8\"\nvalues = { bonus = 2, grip = \"hand and a half\" }\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nvalues = { stops = 2 }\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d3\"\n",
+                "damage = \"1d3\"\nvalues = { stops = 1 }\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "weapon_values_fight",
+        &ruleset,
+        "1 1\n30 30 3 5\n40 40 6 3 5\n",
+        "",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 67, rolled 40: success");
+    has(&log, "Aldric deflects 1");
+    has(&log, "Aldric takes 1 to body");
+    has(&log, "Bryn deflects 2");
+    has(&log, "Bryn takes 8 to body");
+
+    // A tactics list reads them of the weapons in hand: Bryn, whose dagger stops more
+    // than 1, dodges rather than parries, and Aldric's blow misses.
+    let tactics = ruleset.join("tactics.toml");
+    let written = fs::read_to_string(&tactics).unwrap();
+    fs::write(
+        &tactics,
+        format!("[[reaction]]\nif = \"any(weapons, item.value.stops > 1)\"\nchoose = \"dodge\"\n{written}"),
+    )
+    .unwrap();
+    let (log, _) = duel_with(
+        "weapon_values_tactics",
+        &ruleset,
+        "1 1\n30 30 3 5\n40 40\n",
+        "",
+    );
+    has(&log, "Aldric chooses reaction: parry");
+    has(&log, "Bryn chooses reaction: dodge");
+    assert!(!log.contains("Bryn takes"), "{log}");
+
+    // A name no weapon or shield gives a number is refused, with the names that are.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    for (misspelt, help) in [
+        ("parry.value.stop", "did you mean `stops`?"),
+        ("parry.value.grip", "known here: bonus, stops"),
+    ] {
+        fs::write(&combat, written.replace("parry.value.stops", misspelt)).unwrap();
+        let check = affray(&dir, &["check", "d100_duel"]);
+        let report = text(&check.stderr);
+        assert!(!check.status.success(), "{report}");
+        has(&report, &format!("`{misspelt}`"));
+        has(&report, help);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_weapon_may_name_the_skill_it_is_tested_and_logged_with() {
     // The same blows as above, where each weapon names its skill (equipment.toml's
     // `skill`) and the test reads it (`self.weapon_skill`) and is logged under it
