@@ -490,6 +490,61 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
 }
 
 #[test]
+fn a_test_kind_compared_by_margin_is_won_by_who_passes_by_more() {
+    // Dodge compared by margin (`compare = "margin"`, `target - roll`): Bryn resists
+    // Aldric's Trip only by passing by as much as his dodge, or more.
+    let margin = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\ncompare = \"margin\"\n",
+    );
+    let (dir, ruleset) = fixture_copy("margin", &[margin], &[]);
+    let trip = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                [[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"trip\"\n";
+    // Both succeed: Aldric's 20 of 30 by 10, Bryn's 50 of 55 by 5. The higher roll
+    // would resist (a_resistance_with_the_same_level_and_a_higher_roll_holds); the
+    // smaller margin does not.
+    let (log, _) = duel_with("margin_smaller", &ruleset, "1 1\n90 20 50\n", trip);
+    has(&log, "Aldric: dodge 30, rolled 20: success");
+    has(
+        &log,
+        "Bryn: dodge 55, rolled 50: success\n    Bryn fails to resist the original roll of 20 (who passes by more wins)\n    Bryn: prone for 1 round",
+    );
+    // Aldric's 2 is a critical, by 28; Bryn's 10 a mere success, by 45: the better
+    // level would win (a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it); the
+    // greater margin wins.
+    let dodge = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("margin_critical", &ruleset, "1 1\n90 2 10\n", dodge);
+    has(&log, "Aldric: dodge 30, rolled 2: critical");
+    has(&log, "Bryn: dodge 55, rolled 10: success\n    Bryn resists");
+    assert!(!log.contains("prone"), "{log}");
+    // A margin of the kind's own, in tens: Aldric's 20 by 1, Bryn's 45 by 1, a tie that
+    // nobody wins, and she stands; her 50 by 0 loses.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace(
+            "compare = \"margin\"\n",
+            "compare = \"margin\"\nmargin = \"(target - roll) / 10\"\n",
+        ),
+    )
+    .unwrap();
+    let (tied, _) = duel_with("margin_tied", &ruleset, "1 1\n90 20 45\n", trip);
+    let (lost, _) = duel_with("margin_lost", &ruleset, "1 1\n90 20 50\n", trip);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &tied,
+        "Bryn: dodge 55, rolled 45: success\n    Bryn resists",
+    );
+    assert!(!tied.contains("prone"), "{tied}");
+    has(
+        &lost,
+        "Bryn fails to resist the original roll of 20 (who passes by more wins)",
+    );
+}
+
+#[test]
 fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
     // Bryn rolls 99 (a fumble) against Aldric's parry of 50: defender 2, Shield Bash and
     // Stagger chosen; the fumble rule is done `at = "outcome"`, before the blow, so the
