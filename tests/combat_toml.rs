@@ -545,6 +545,50 @@ fn a_test_kind_compared_by_margin_is_won_by_who_passes_by_more() {
 }
 
 #[test]
+fn a_contest_by_margin_with_equal_margins_is_nobodys_win() {
+    // After each attack the attacker contests Dodge against the defender's Dodge, or
+    // falls prone. Bryn's attack (90) and Aldric's parry (90) fail. Then Bryn's dodge of
+    // 45 (of 55) against Aldric's 20 (of 30): both succeed by 10. By levels, her higher
+    // roll wins; by margin the two tie, nobody wins, and she does not: prone. With 35
+    // (by 20) she wins by margin too.
+    let after = (
+        "combat.toml",
+        "",
+        "\n[[exchanges.melee.after]]\nif = \"true\"\nto = \"attacker\"\ndo = \"set foe (defender.number), contest dodge against dodge of foe or condition prone for 1 round\"\n",
+    );
+    let pass = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\n",
+    );
+    let margin = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\ncompare = \"margin\"\n",
+    );
+    for (case, compare, dice, prone) in [
+        ("contest_levels", pass, "1 1\n90 90\n45 20\n", false),
+        ("contest_margin_tied", margin, "1 1\n90 90\n45 20\n", true),
+        ("contest_margin_won", margin, "1 1\n90 90\n35 20\n", false),
+    ] {
+        let (dir, ruleset) = fixture_copy(case, &[after, compare], &[]);
+        let (log, _) = duel_with(case, &ruleset, dice, "");
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Bryn: attack 70, rolled 90: failure");
+        has(&log, "Aldric: dodge 30, rolled 20: success");
+        assert_eq!(log.contains("Bryn: prone"), prone, "{case}:\n{log}");
+        if prone {
+            has(
+                &log,
+                "Bryn does not win the contest against Aldric (who passes by more wins)",
+            );
+        } else {
+            has(&log, "Bryn wins the contest against Aldric");
+        }
+    }
+}
+
+#[test]
 fn a_fumbled_attack_rolls_on_the_fumble_table_after_the_manoeuvres() {
     // Bryn rolls 99 (a fumble) against Aldric's parry of 50: defender 2, Shield Bash and
     // Stagger chosen; the fumble rule is done `at = "outcome"`, before the blow, so the
