@@ -137,6 +137,101 @@ fn a_parry_may_stop_the_armour_points_of_the_weapon_it_is_made_with() {
 }
 
 #[test]
+fn the_exchange_reads_the_numbers_of_a_weapons_values() {
+    // The same blows as above, read of equipment.toml's `values`: the damage adds the
+    // attacker's weapon's `bonus` (the broadsword's 2; the dagger gives none, 0), a parry
+    // stops the parrying weapon's `stops` (the round shield's 1, the dagger's 2), a
+    // test's target adds the weapon's `bonus` (Aldric's attack 65 + 2; his parry with the
+    // shield, which gives none, 65). Bryn's dagger: 1D4 = 3 + 0, 1 deflected: 2 at the location (5: body) less 1
+    // armour, 1 taken. Aldric's broadsword: 1D8 = 6 + 1D4 = 3 + 2 = 11, 2 deflected,
+    // 9 at the body less 1 armour: 8 taken.
+    let (dir, ruleset) = fixture_copy(
+        "weapon_values",
+        &[
+            (
+                "combat.toml",
+                r#"rolled * lookup("parry_reduction", rank(parry.size) - rank(weapon.size)) / 100"#,
+                "min(rolled, parry.value.stops)",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + weapon.value.bonus - ",
+            ),
+            (
+                "combat.toml",
+                "+ attacker.statistic.damage_modifier\n",
+                "+ attacker.statistic.damage_modifier + weapon.value.bonus\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d8\"\n",
+                "damage = \"1d8\"\nvalues = { bonus = 2, grip = \"hand and a half\" }\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nvalues = { stops = 2 }\n",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d3\"\n",
+                "damage = \"1d3\"\nvalues = { stops = 1 }\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "weapon_values_fight",
+        &ruleset,
+        "1 1\n30 30 3 5\n40 40 6 3 5\n",
+        "",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 67, rolled 40: success");
+    has(&log, "Aldric deflects 1");
+    has(&log, "Aldric takes 1 to body");
+    has(&log, "Bryn deflects 2");
+    has(&log, "Bryn takes 8 to body");
+
+    // A tactics list reads them of the weapons in hand: Bryn, whose dagger stops more
+    // than 1, dodges rather than parries, and Aldric's blow misses.
+    let tactics = ruleset.join("tactics.toml");
+    let written = fs::read_to_string(&tactics).unwrap();
+    fs::write(
+        &tactics,
+        format!("[[reaction]]\nif = \"any(weapons, item.value.stops > 1)\"\nchoose = \"dodge\"\n{written}"),
+    )
+    .unwrap();
+    let (log, _) = duel_with(
+        "weapon_values_tactics",
+        &ruleset,
+        "1 1\n30 30 3 5\n40 40\n",
+        "",
+    );
+    has(&log, "Aldric chooses reaction: parry");
+    has(&log, "Bryn chooses reaction: dodge");
+    assert!(!log.contains("Bryn takes"), "{log}");
+
+    // A name no weapon or shield gives a number is refused, with the names that are.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    for (misspelt, help) in [
+        ("parry.value.stop", "did you mean `stops`?"),
+        ("parry.value.grip", "known here: bonus, stops"),
+    ] {
+        fs::write(&combat, written.replace("parry.value.stops", misspelt)).unwrap();
+        let check = affray(&dir, &["check", "d100_duel"]);
+        let report = text(&check.stderr);
+        assert!(!check.status.success(), "{report}");
+        has(&report, &format!("`{misspelt}`"));
+        has(&report, help);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_weapon_may_name_the_skill_it_is_tested_and_logged_with() {
     // The same blows as above, where each weapon names its skill (equipment.toml's
     // `skill`) and the test reads it (`self.weapon_skill`) and is logged under it
@@ -392,6 +487,105 @@ fn a_resistance_with_the_same_level_and_a_higher_roll_holds() {
     );
     has(&log, "Bryn: dodge 55, rolled 25: success\n    Bryn resists");
     assert!(!log.contains("prone"), "{log}");
+}
+
+#[test]
+fn a_test_kind_compared_by_margin_is_won_by_who_passes_by_more() {
+    // Dodge compared by margin (`compare = "margin"`, `target - roll`): Bryn resists
+    // Aldric's Trip only by passing by as much as his dodge, or more.
+    let margin = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\ncompare = \"margin\"\n",
+    );
+    let (dir, ruleset) = fixture_copy("margin", &[margin], &[]);
+    let trip = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n\n\
+                [[choices]]\ndecision = \"manoeuvre\"\nby = \"Aldric\"\nchoose = \"trip\"\n";
+    // Both succeed: Aldric's 20 of 30 by 10, Bryn's 50 of 55 by 5. The higher roll
+    // would resist (a_resistance_with_the_same_level_and_a_higher_roll_holds); the
+    // smaller margin does not.
+    let (log, _) = duel_with("margin_smaller", &ruleset, "1 1\n90 20 50\n", trip);
+    has(&log, "Aldric: dodge 30, rolled 20: success");
+    has(
+        &log,
+        "Bryn: dodge 55, rolled 50: success\n    Bryn fails to resist the original roll of 20 (who passes by more wins)\n    Bryn: prone for 1 round",
+    );
+    // Aldric's 2 is a critical, by 28; Bryn's 10 a mere success, by 45: the better
+    // level would win (a_dodge_is_its_own_test_and_a_trip_is_resisted_against_it); the
+    // greater margin wins.
+    let dodge = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("margin_critical", &ruleset, "1 1\n90 2 10\n", dodge);
+    has(&log, "Aldric: dodge 30, rolled 2: critical");
+    has(&log, "Bryn: dodge 55, rolled 10: success\n    Bryn resists");
+    assert!(!log.contains("prone"), "{log}");
+    // A margin of the kind's own, in tens: Aldric's 20 by 1, Bryn's 45 by 1, a tie that
+    // nobody wins, and she stands; her 50 by 0 loses.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace(
+            "compare = \"margin\"\n",
+            "compare = \"margin\"\nmargin = \"(target - roll) / 10\"\n",
+        ),
+    )
+    .unwrap();
+    let (tied, _) = duel_with("margin_tied", &ruleset, "1 1\n90 20 45\n", trip);
+    let (lost, _) = duel_with("margin_lost", &ruleset, "1 1\n90 20 50\n", trip);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &tied,
+        "Bryn: dodge 55, rolled 45: success\n    Bryn resists",
+    );
+    assert!(!tied.contains("prone"), "{tied}");
+    has(
+        &lost,
+        "Bryn fails to resist the original roll of 20 (who passes by more wins)",
+    );
+}
+
+#[test]
+fn a_contest_by_margin_with_equal_margins_is_nobodys_win() {
+    // After each attack the attacker contests Dodge against the defender's Dodge, or
+    // falls prone. Bryn's attack (90) and Aldric's parry (90) fail. Then Bryn's dodge of
+    // 45 (of 55) against Aldric's 20 (of 30): both succeed by 10. By levels, her higher
+    // roll wins; by margin the two tie, nobody wins, and she does not: prone. With 35
+    // (by 20) she wins by margin too.
+    let after = (
+        "combat.toml",
+        "",
+        "\n[[exchanges.melee.after]]\nif = \"true\"\nto = \"attacker\"\ndo = \"set foe (defender.number), contest dodge against dodge of foe or condition prone for 1 round\"\n",
+    );
+    let pass = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\n",
+    );
+    let margin = (
+        "combat.toml",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\n",
+        "target = \"self.skill.dodge\"\nlevel_list = \"d100\"\npass = [\"critical\", \"success\"]\ncompare = \"margin\"\n",
+    );
+    for (case, compare, dice, prone) in [
+        ("contest_levels", pass, "1 1\n90 90\n45 20\n", false),
+        ("contest_margin_tied", margin, "1 1\n90 90\n45 20\n", true),
+        ("contest_margin_won", margin, "1 1\n90 90\n35 20\n", false),
+    ] {
+        let (dir, ruleset) = fixture_copy(case, &[after, compare], &[]);
+        let (log, _) = duel_with(case, &ruleset, dice, "");
+        let _ = fs::remove_dir_all(&dir);
+        has(&log, "Bryn: attack 70, rolled 90: failure");
+        has(&log, "Aldric: dodge 30, rolled 20: success");
+        assert_eq!(log.contains("Bryn: prone"), prone, "{case}:\n{log}");
+        if prone {
+            has(
+                &log,
+                "Bryn does not win the contest against Aldric (who passes by more wins)",
+            );
+        } else {
+            has(&log, "Bryn wins the contest against Aldric");
+        }
+    }
 }
 
 #[test]

@@ -43,6 +43,10 @@ pub struct Vocabulary {
     pub modifiers: Vec<String>,
     /// The rows of the hit location table, in its order (`location == "head"`).
     pub locations: Vec<String>,
+    /// The names equipment.toml's weapons and shields give a number in `values`
+    /// (`weapon.value.min_st`), in the order first met; `None` while equipment.toml did
+    /// not load, when any name is taken (its own problems are reported instead).
+    pub weapon_values: Option<Vec<String>>,
 }
 
 impl Vocabulary {
@@ -230,6 +234,10 @@ pub enum Read {
     /// equipment.toml lists them (`parry.ap`: what a parry by that weapon stops).
     ItemArmour,
     ParryArmour,
+    /// A number of equipment.toml's `values` of `item` (`weapon.value.min_st`), and of
+    /// the weapon the defender reacts with (`parry.value.pd`): 0 for a weapon without it.
+    ItemValue(Name),
+    ParryValue(Name),
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,
     LocationHitPoints,
@@ -459,9 +467,22 @@ impl<'v> FightScope<'v> {
             .collect()
     }
 
+    /// `weapon.value.NAME`, `parry.value.NAME`: a number of equipment.toml's `values`,
+    /// known when some weapon or shield gives it one (`at`: the place of NAME in the path).
+    fn weapon_value(&mut self, name: &str, at: usize, read: fn(Name) -> Read) -> Resolution {
+        match &self.vocabulary.weapon_values {
+            Some(known) if !known.iter().any(|n| n == name) => Resolution::Unknown {
+                at,
+                known: known.clone(),
+            },
+            _ => self.slot(read(name.into()), Type::Number),
+        }
+    }
+
     /// `item.size`, `weapon.damage`, ...: a weapon's fields.
     fn item(&mut self, path: &[&str]) -> Resolution {
         match path {
+            ["value", name] => self.weapon_value(name, 2, Read::ItemValue),
             ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
             ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
             ["hands"] => self.slot(Read::ItemHands, Type::Number),
@@ -472,9 +493,9 @@ impl<'v> FightScope<'v> {
             }
             _ => {
                 let fields: &[&str] = if self.at == Place::Decision {
-                    &["size", "reach", "hands", "ap"]
+                    &["size", "reach", "hands", "ap", "value"]
                 } else {
-                    &["size", "reach", "hands", "ap", "damage"]
+                    &["size", "reach", "hands", "ap", "value", "damage"]
                 };
                 Resolution::Unknown {
                     at: 1,
@@ -611,12 +632,13 @@ impl Scope for FightScope<'_> {
             },
             ["parry", "size"] => self.slot(Read::ParrySize, Type::Symbol(SIZES)),
             ["parry", "ap"] => self.slot(Read::ParryArmour, Type::Number),
+            ["parry", "value", name] => self.weapon_value(name, 2, Read::ParryValue),
             ["parry", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
                 self.slot(Read::ParryTrait((*name).into()), Type::Bool)
             }
-            ["parry", _] => Resolution::Unknown {
+            ["parry", _, ..] => Resolution::Unknown {
                 at: 1,
-                known: ["size".to_string(), "ap".to_string()]
+                known: ["size".to_string(), "ap".to_string(), "value".to_string()]
                     .into_iter()
                     .chain(self.vocabulary.weapon_traits.iter().cloned())
                     .collect(),
@@ -902,6 +924,8 @@ impl Bound<'_> {
             Read::ItemHands => self.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
             Read::ItemArmour => self.item.map_or(0, |w| i64::from(w.ap)),
             Read::ParryArmour => self.parry.map_or(0, |w| i64::from(w.ap)),
+            Read::ItemValue(name) => self.item.map_or(0, |w| w.value(name)),
+            Read::ParryValue(name) => self.parry.map_or(0, |w| w.value(name)),
             Read::OutcomeLevels => self.outcome.map_or(0, |(_, levels)| i64::from(levels)),
             Read::ResultNumber(word) => self
                 .result
@@ -1076,6 +1100,7 @@ impl Considers {
                 | Read::ItemReach
                 | Read::ItemHands
                 | Read::ItemArmour
+                | Read::ItemValue(_)
                 | Read::ItemDamage => considers.item |= item(),
                 Read::LocationArmour
                 | Read::LocationHitPoints

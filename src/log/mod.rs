@@ -90,6 +90,10 @@ pub enum Event {
         /// The opponent's original roll it was tested against (none: there was none).
         #[serde(skip_serializing_if = "Option::is_none")]
         against: Option<i64>,
+        /// The test kind compares by margin (`compare = "margin"`): who passes by more
+        /// wins, rather than the better level.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_margin: bool,
     },
     /// An opposed test both sides roll now (`contest TEST against ...`): whether the
     /// combatant won it, and against whom (none: nobody stood against it).
@@ -98,6 +102,9 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         against: Option<Name>,
         won: bool,
+        /// The test kind compares by margin, as for [`Event::Resisted`].
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_margin: bool,
     },
     /// A blow forced a combatant back so many metres.
     Knockback {

@@ -147,13 +147,19 @@ pub fn render_text(event: &Event, out: &mut String) {
             armour,
         } => writeln!(out, "    {who}'s {} now has {armour} AP", Words(location)),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
-        // An opposed test: a better level wins, the same level the higher roll.
+        // An opposed test: a better level wins, the same level the higher roll; or, by
+        // margin, who passes by more.
         Event::Resisted {
             who,
             resisted,
             against,
+            by_margin,
         } => match (resisted, against) {
             (true, Some(roll)) => writeln!(out, "    {who} resists the original roll of {roll}"),
+            (false, Some(roll)) if *by_margin => writeln!(
+                out,
+                "    {who} fails to resist the original roll of {roll} (who passes by more wins)"
+            ),
             (false, Some(roll)) => writeln!(
                 out,
                 "    {who} fails to resist the original roll of {roll} (a better level wins, then the higher roll)"
@@ -161,8 +167,17 @@ pub fn render_text(event: &Event, out: &mut String) {
             (_, None) => writeln!(out, "    {who} fails to resist: there is no roll to beat"),
         },
         // Both rolled now: a better level wins, the same passing level the higher roll.
-        Event::Contested { who, against, won } => match (against, won) {
+        Event::Contested {
+            who,
+            against,
+            won,
+            by_margin,
+        } => match (against, won) {
             (Some(other), true) => writeln!(out, "    {who} wins the contest against {other}"),
+            (Some(other), false) if *by_margin => writeln!(
+                out,
+                "    {who} does not win the contest against {other} (who passes by more wins)"
+            ),
             (Some(other), false) => writeln!(
                 out,
                 "    {who} loses the contest against {other} (a better level wins, then the higher roll)"

@@ -39,10 +39,10 @@ use super::Problems;
 use super::problem::{RulesetProblem, UnknownName};
 use super::resolve::Names;
 use crate::engine::pipeline::{
-    After, AfterTime, BareHands, Case, Combat, EffectRule, EffectTime, EffectsStage, Exchange,
-    Grades, Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix, Party,
-    Reaction, ReactionWeapon, ResultCell, ResultMatrix, Role, Rounding, SkillLabel, TestKind,
-    TestModifier, Turn, TurnAction, TurnRule, WoundRule,
+    After, AfterTime, BareHands, Case, Combat, Compare, EffectRule, EffectTime, EffectsStage,
+    Exchange, Grades, Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix,
+    Party, Reaction, ReactionWeapon, ResultCell, ResultMatrix, Role, Rounding, SkillLabel,
+    TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
 use crate::engine::reads::{FightScope, Place, Vocabulary};
@@ -162,6 +162,12 @@ struct TestEntry {
     failures_tie: Option<TomlSpanned<bool>>,
     /// Where this holds, a modifier given in dice counts its standard value, unrolled.
     standard_modifiers: Option<Text>,
+    /// How `resist` and `contest` compare two tests of it: `levels` (the default: the
+    /// better level, then the higher roll) or `margin` (who passes by more).
+    compare: Option<Text>,
+    /// Under `compare = "margin"`: by how much a test passes (`target - total` unless
+    /// said), reading `roll`, `total` and `target`.
+    margin: Option<Text>,
 }
 
 /// `[tests.NAME.grades]`: the difficulty grades of ruleset.toml applied to a test.
@@ -426,6 +432,7 @@ impl<'a> Compiler<'a> {
             "difficulty grade" => "in ruleset.toml `difficulty_grades`",
             "table" => "of this ruleset",
             "weapon" => "in equipment.toml `[weapons]`",
+            "comparison" => "a test kind may make",
             _ => "in combat.toml",
         };
         self.problems.push(
@@ -1553,6 +1560,51 @@ pub(super) fn compile_combat(
                 "add `levels = [[\"LEVEL\", \"CONDITION\"], ...]`, tried in the order written",
             );
         }
+        compiler.at(
+            Place::Test,
+            false,
+            format!("the margin of the test `{name}`"),
+        );
+        // Of the test alone: both sides' margins are read under one binding.
+        compiler.scope.hidden = &["self", "other", "weapon", "attacking"];
+        let margin = entry.margin.as_ref().and_then(|text| compiler.number(text));
+        let compare = match entry.compare.as_ref().map(|c| c.get_ref().as_str()) {
+            None | Some("levels") => {
+                if let Some(text) = &entry.margin {
+                    compiler.rule(
+                        content(text),
+                        "not compared by margin",
+                        format!("the test `{name}` has a `margin`, and does not compare by it"),
+                        "add `compare = \"margin\"`, or remove `margin`",
+                    );
+                }
+                Compare::Levels
+            }
+            Some("margin") => {
+                if entry.pass.is_empty() {
+                    let text = entry.compare.as_ref().expect("compare is written");
+                    compiler.rule(
+                        content(text),
+                        "no `pass`",
+                        format!(
+                            "the test `{name}` compares by margin, and lists no `pass` levels"
+                        ),
+                        "list the levels that pass it: `pass = [\"critical\", \"success\"]`; only a test that passes wins",
+                    );
+                }
+                Compare::Margin(margin)
+            }
+            Some(_) => {
+                let text = entry.compare.as_ref().expect("compare is written");
+                compiler.unknown(
+                    "affray::combat::unknown_comparison",
+                    "comparison",
+                    text,
+                    vec!["levels".into(), "margin".into()],
+                );
+                Compare::Levels
+            }
+        };
         let mut pass = Vec::new();
         for level in &entry.pass {
             match vocabulary
@@ -1613,6 +1665,7 @@ pub(super) fn compile_combat(
                 grades: grades.flatten(),
                 failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
                 standard_modifiers: standard_modifiers.flatten(),
+                compare,
             });
         }
     }

@@ -9,7 +9,9 @@ use toml::Spanned as TomlSpanned;
 use super::Formula;
 use super::Problems;
 use super::combat::{CombatFile, check_table_resists, compile_combat};
-use super::equipment::{Armour, ArmourEntry, Equipment, EquipmentFile, Weapon, WeaponEntry};
+use super::equipment::{
+    Armour, ArmourEntry, Equipment, EquipmentFile, EquipmentValue, Weapon, WeaponEntry,
+};
 use super::problem::{RulesetProblem, UnknownName};
 use super::settings::{DOMAINS, Settings, StatisticKind};
 use super::tactics::{TacticsFile, compile_lists};
@@ -121,10 +123,23 @@ pub(super) fn resolve(
             .unwrap_or_default(),
         None => Equipment::default(),
     };
-    if problems.len() > before {
+    let equipment_loaded = problems.len() == before;
+    if !equipment_loaded {
         incomplete.push(super::Part::Equipment);
     }
     let mut vocabulary = vocabulary(&settings);
+    // The numbers of the weapons' and shields' `values`: what `weapon.value.NAME` reads.
+    vocabulary.weapon_values = equipment_loaded.then(|| {
+        let mut names: Vec<String> = Vec::new();
+        for weapon in equipment.weapons.values().chain(equipment.shields.values()) {
+            for (name, value) in &weapon.values {
+                if matches!(value, EquipmentValue::Number(_)) && !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+        names
+    });
     vocabulary.modifiers = tables
         .iter()
         .filter_map(|(table, _)| match &table.kind {
@@ -647,6 +662,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
             .collect(),
         modifiers: Vec::new(),
         locations: Vec::new(),
+        weapon_values: None,
     }
 }
 
@@ -749,6 +765,7 @@ fn resolve_equipment(
             damage_modifier: entry.damage_modifier,
             notes: entry.notes.clone(),
             values: entry.values.clone(),
+            numbers: Weapon::numbers_of(&entry.values),
         })
     };
     let weapons = decoded

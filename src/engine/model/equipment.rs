@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::DiceExpr;
-use crate::names::{Name, NameMap};
+use crate::names::{Name, NameList, NameMap};
 
 /// A figure of `values`: a whole number or a text, read by the ruleset's scripts.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -83,6 +83,29 @@ pub struct Weapon {
     pub notes: Option<String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub values: IndexMap<String, EquipmentValue>,
+    /// The figures of `values` that are numbers, by name: what an expression reads as
+    /// `weapon.value.NAME` (0 for a name the weapon lacks), without hashing a text.
+    #[serde(skip)]
+    pub numbers: NameList<i64>,
+}
+
+impl Weapon {
+    /// The figures of `values` that are whole numbers, by name.
+    pub fn numbers_of(values: &IndexMap<String, EquipmentValue>) -> NameList<i64> {
+        let mut numbers = NameList::default();
+        for (name, value) in values {
+            if let EquipmentValue::Number(number) = value {
+                numbers.insert(Name::new(name), *number);
+            }
+        }
+        numbers
+    }
+
+    /// The number `values` gives `name`; 0 when it gives none (or a text).
+    #[inline]
+    pub fn value(&self, name: &Name) -> i64 {
+        self.numbers.get(name).copied().unwrap_or(0)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

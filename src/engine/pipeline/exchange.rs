@@ -13,8 +13,8 @@ use super::super::{FightError, FightHandle, ScriptCall};
 use super::env::FightEnv;
 use super::test::roll_test;
 use super::{
-    AfterTime, BareHands, Case, Combat, EffectTime, EffectsStage, Exchange, ExchangeContext,
-    Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
+    AfterTime, BareHands, Case, Combat, Compare, EffectTime, EffectsStage, Exchange,
+    ExchangeContext, Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::engine::model::Weapon;
 use crate::log::Event;
@@ -1001,7 +1001,8 @@ impl FightHandle {
     /// An opposed test: `who` rolls the test kind `test` against the opponent's
     /// original roll of this exchange. It resists with a better level, or the same level
     /// and a higher roll; where its kind ties two failures (`failures_tie`), also when
-    /// neither level passes.
+    /// neither level passes. Where its kind compares by margin, it resists unless the
+    /// original wins ([`FightHandle::by_margin`]): nobody winning leaves it unaffected.
     fn resist<'f>(
         &'f self,
         who: usize,
@@ -1019,6 +1020,9 @@ impl FightHandle {
         let mut original = original;
         let resists = match original.as_mut() {
             None => false,
+            Some(original) if matches!(kind.compare, Compare::Margin(_)) => {
+                self.by_margin(kind, &mut resisted, original, env)? != Some(false)
+            }
             // Nobody wins: the one resisting is unaffected.
             Some(original) if kind.failures_tie(resisted.level, original.level) => true,
             Some(original) if resisted.level == original.level => {
@@ -1030,6 +1034,7 @@ impl FightHandle {
             who: self.name(who),
             resisted: resists,
             against: original.map(|original| original.roll),
+            by_margin: matches!(kind.compare, Compare::Margin(_)),
         });
         Ok(resists)
     }
@@ -1060,6 +1065,7 @@ impl FightHandle {
                 who: self.name(who),
                 against: None,
                 won: true,
+                by_margin: false,
             });
             return Ok(true);
         };
@@ -1069,17 +1075,72 @@ impl FightHandle {
         let Some((_, mut theirs)) = self.test_between(opponent, who, other, env)? else {
             return Ok(true);
         };
-        let won = !kind.failures_tie(mine.level, theirs.level)
-            && (mine.level < theirs.level
-                || (mine.level == theirs.level
-                    && kind.pass.contains(&mine.level)
-                    && self.core().rolled_higher(&mut mine, &mut theirs)?));
+        let won = if matches!(kind.compare, Compare::Margin(_)) {
+            self.by_margin(kind, &mut mine, &mut theirs, env)? == Some(true)
+        } else {
+            !kind.failures_tie(mine.level, theirs.level)
+                && (mine.level < theirs.level
+                    || (mine.level == theirs.level
+                        && kind.pass.contains(&mine.level)
+                        && self.core().rolled_higher(&mut mine, &mut theirs)?))
+        };
         self.emit(|| Event::Contested {
             who: self.name(who),
             against: Some(self.name(opponent)),
             won,
+            by_margin: matches!(kind.compare, Compare::Margin(_)),
         });
         Ok(won)
+    }
+
+    /// Who wins of two tests compared by margin (`compare = "margin"` of `kind`):
+    /// `Some(true)` for `mine`, `Some(false)` for `theirs`, `None` for nobody. A test that
+    /// passes (a level of the kind's `pass`) beats one that does not; of two that pass,
+    /// the one with the greater margin wins, and equal margins are nobody's win; two that
+    /// do not pass are nobody's win.
+    fn by_margin<'f>(
+        &'f self,
+        kind: &'f TestKind,
+        mine: &mut TestResult,
+        theirs: &mut TestResult,
+        env: &mut FightEnv<'f>,
+    ) -> Result<Option<bool>, FightError> {
+        let passes = |test: &TestResult| kind.pass.contains(&test.level);
+        Ok(match (passes(mine), passes(theirs)) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+            (true, true) => {
+                let mine = self.margin(kind, mine, env)?;
+                let theirs = self.margin(kind, theirs, env)?;
+                match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => Some(true),
+                    std::cmp::Ordering::Less => Some(false),
+                    std::cmp::Ordering::Equal => None,
+                }
+            }
+        })
+    }
+
+    /// By how much `test` passes: the kind's `margin`, read of the test alone, or
+    /// `target - total`. A roll drawn by its level alone (an enumeration) is drawn first.
+    fn margin<'f>(
+        &'f self,
+        kind: &'f TestKind,
+        test: &mut TestResult,
+        env: &mut FightEnv<'f>,
+    ) -> Result<i64, FightError> {
+        self.core().refine(test)?;
+        Ok(match &kind.compare {
+            Compare::Margin(Some(margin)) => {
+                let bound = env.bound.test;
+                env.bound.test = *test;
+                let margin = env.number_of(margin);
+                env.bound.test = bound;
+                margin
+            }
+            _ => test.target - test.total,
+        })
     }
 
     /// A test on its own: `who` rolls the test kind `test`; it passes with one of the

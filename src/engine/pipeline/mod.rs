@@ -159,6 +159,21 @@ pub struct TestKind {
     pub failures_tie: bool,
     /// Where this holds, a modifier given in dice counts its standard value.
     pub standard_modifiers: Option<Condition>,
+    /// How `resist` and `contest` compare two tests of this kind.
+    pub compare: Compare,
+}
+
+/// How `resist` and `contest` judge who wins of two tests (`compare` of a test kind).
+#[derive(Clone, Debug, Default)]
+pub enum Compare {
+    /// The better level wins; of the same level, the higher roll (`failures_tie` aside).
+    #[default]
+    Levels,
+    /// Who passes (a level of `pass`) by more wins: one that passes beats one that does
+    /// not, two that pass by as much, or two that do not pass, are nobody's win. The
+    /// margin is the expression's (reading `roll`, `total`, `target`), or `target -
+    /// total` when `None`.
+    Margin(Option<Number>),
 }
 
 impl TestKind {

@@ -484,6 +484,9 @@ impl TestKind {
         if let Some(grades) = &mut self.grades {
             r.some_number(&mut grades.shift);
         }
+        if let super::Compare::Margin(margin) = &mut self.compare {
+            r.some_number(margin);
+        }
         self.levels_by_roll = self.rolls_to_look_up(r.reads);
     }
 
