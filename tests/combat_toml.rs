@@ -1606,6 +1606,9 @@ fn check_reports_a_misspelt_exchange_to_strike_and_a_strike_outside_an_exchange(
     has(&report, "do = \"strike ripost\"");
     has(&report, "╰── no such exchange");
     has(&report, "did you mean `riposte`?");
-    has(&report, "`strike melee` is done to an exchange's blow, weapon or parties");
+    has(
+        &report,
+        "`strike melee` is done to an exchange's blow, weapon or parties",
+    );
     has(&report, "`strike melee` is an action of combat.toml");
 }
