@@ -1676,3 +1676,133 @@ fn a_modifier_in_dice_is_rolled_where_it_applies_or_counts_its_standard_value() 
     has(&standard, "Aldric: parry 71, rolled 30: success");
     assert!(!standard.contains("bright for"), "{standard}");
 }
+
+/// combat.toml's `after` rules of the d100 fixture with a riposte: a parry that wins
+/// gives the defender a free strike back, the exchange `riposte` run with the roles
+/// swapped; a rule after it reads the first exchange again.
+const RIPOSTE: &str = r#"
+[[exchanges.melee.after]]
+if = 'reaction.parry and outcome.defender'
+to = "defender"
+do = "strike riposte"
+
+[[exchanges.melee.after]]
+if = 'reaction.parry and outcome.defender'
+do = "condition off_balance for 1 round"
+
+[exchanges.riposte]
+test = "skill"
+hits = 'attack.level == "critical" or attack.level == "success"'
+damage = "weapon.damage"
+location = "hit_location"
+armour = "location.armour"
+"#;
+
+#[test]
+fn a_parry_that_wins_strikes_back_with_an_exchange_run_inside_the_attack() {
+    // Bryn attacks and misses (80), Aldric's parry succeeds (30): he wins a level and
+    // buys Shield Bash (Bryn loses an action). Then `strike riposte`: Aldric, the
+    // defender, runs the exchange `riposte` against Bryn at once, choosing no target and
+    // spending no action (his parry's alone: 1 left): 20 succeeds, his broadsword's 1D8
+    // = 6 on the body (5), less 1 armour. The next rule reads the attack again: it befalls
+    // the attacker, Bryn, the outcome still the defender's.
+    let (dir, ruleset) = fixture_copy("riposte", &[("combat.toml", "", RIPOSTE)], &[]);
+    let (log, error) = duel_with("riposte_fight", &ruleset, "1 1\n80 30\n20 6 5\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "    Aldric: parry 65, rolled 30: success
+    Aldric chooses manoeuvre: shield bash (of stagger, trip, shield bash, redirect blow; tactics)
+    Bryn loses 1 action
+    Aldric strikes at Bryn (riposte)
+    1D100 riposte for Aldric → 20
+    Aldric: riposte 65, rolled 20: success
+    1D8 damage for Aldric → 6
+    hit location for Bryn: 5 → Body
+    Bryn takes 5 to body, 1 HP left there
+    Bryn: off balance for 1 round
+  Aldric acts (1 action left)",
+    );
+    assert_eq!(log.matches("Aldric spends").count(), 1, "{log}");
+    has(&error, "the given dice ran out");
+
+    // Without the rule, no riposte: the same dice go on to Aldric's own turn.
+    let (log, _) = duel("no_riposte", "1 1\n80 30\n20 6 5\n", "");
+    assert!(!log.contains("riposte"), "{log}");
+}
+
+#[test]
+fn an_exchange_that_strikes_itself_stops_at_the_limit_of_nested_exchanges() {
+    // Every melee exchange makes its defender strike back with a melee exchange: each
+    // attack and parry fails (97), and the third exchange inside the first is one more
+    // than `[limits] nested_exchanges` allows.
+    let (dir, ruleset) = fixture_copy(
+        "strikes_itself",
+        &[
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nif = \"true\"\nto = \"defender\"\ndo = \"strike melee\"\n",
+            ),
+            ("ruleset.toml", "", "\n[limits]\nnested_exchanges = 2\n"),
+        ],
+        &[],
+    );
+    let (log, error) = duel_with(
+        "strikes_itself_fight",
+        &ruleset,
+        "1 1\n97 97\n97 97\n97 97\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(log.matches("strikes at").count(), 2, "{log}");
+    has(&log, "Bryn strikes at Aldric (melee)");
+    has(&error, "affray::fight::limit");
+    has(
+        &error,
+        "it reached its limit of 2 exchanges run one inside another",
+    );
+    has(&error, "nested_exchanges");
+    assert!(!error.contains("ran out"), "{error}");
+}
+
+#[test]
+fn check_reports_a_misspelt_exchange_to_strike_and_a_strike_outside_an_exchange() {
+    let (dir, _) = fixture_copy(
+        "check-strike",
+        &[
+            (
+                "combat.toml",
+                "",
+                &RIPOSTE.replace("strike riposte", "strike ripost"),
+            ),
+            (
+                "combat.toml",
+                "before = \"set guard 0\"",
+                "before = \"strike melee\"",
+            ),
+            (
+                "tables/combat.tables",
+                "\"Lose the next action.\"        => lose 1 action",
+                "\"Lose the next action.\"        => strike melee",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "affray::combat::unknown_exchange");
+    has(&report, "unknown exchange `ripost`");
+    // The caret under the name, in combat.toml.
+    has(&report, "combat.toml:");
+    has(&report, "do = \"strike ripost\"");
+    has(&report, "╰── no such exchange");
+    has(&report, "did you mean `riposte`?");
+    has(
+        &report,
+        "`strike melee` is done to an exchange's blow, weapon or parties",
+    );
+    has(&report, "`strike melee` is an action of combat.toml");
+}

@@ -943,6 +943,7 @@ impl FightHandle {
                 | Action::Ready { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge
+                | Action::Strike { .. }
                 | Action::If { .. }
                 | Action::Party { .. } => {
                     return Err(format!(

@@ -128,6 +128,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_spend
             | Rule::kw_hurt
             | Rule::kw_lodge
+            | Rule::kw_strike
             | Rule::kw_then
             | Rule::kw_if
             | Rule::kw_hand
@@ -565,6 +566,12 @@ fn lower_action(
             ),
         },
         Rule::lodge_action => Action::Lodge,
+        Rule::strike_action => Action::Strike {
+            exchange: lower_interned(
+                origin,
+                children.expect(Rule::name, "the name of an exchange")?,
+            ),
+        },
         Rule::party_action => {
             let party = match children.expect(Rule::party, "a party")?.as_str() {
                 "attacker" => Party::Attacker,

@@ -388,6 +388,8 @@ struct Compiler<'a> {
     /// which `test` names.
     tests: Vec<String>,
     passing: Vec<String>,
+    /// The exchanges, which `strike` names.
+    exchanges: Vec<String>,
 }
 
 impl<'a> Compiler<'a> {
@@ -511,6 +513,22 @@ impl<'a> Compiler<'a> {
             }
             if let Action::If { condition, .. } = &mut action.value {
                 self.action_guard(condition);
+            }
+            if let Action::Strike { exchange } = &action.value
+                && !self.exchanges.iter().any(|e| exchange.value == e.as_str())
+            {
+                self.problems.push(
+                    UnknownName::new(
+                        "affray::combat::unknown_exchange",
+                        "exchange",
+                        self.file,
+                        exchange.value.as_str(),
+                        exchange.span,
+                        "in combat.toml",
+                        self.exchanges.clone(),
+                    )
+                    .into(),
+                );
             }
             for branch in action.value.branches_mut() {
                 self.action_exprs(branch);
@@ -1421,6 +1439,7 @@ pub(super) fn compile_combat(
         problems,
         tests: decoded.tests.keys().cloned().collect(),
         passing: passing_tests(decoded),
+        exchanges: decoded.exchanges.keys().cloned().collect(),
     };
 
     let turn_entry = &decoded.turn;

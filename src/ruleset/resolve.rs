@@ -1106,6 +1106,8 @@ impl Names<'_> {
                 | Action::Spend { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge => {}
+                // The exchange is combat.toml's, checked when it is compiled.
+                Action::Strike { .. } => {}
                 // The test (or an `if`'s condition) is combat.toml's, checked when it is
                 // compiled; what happens on a success or a failure, or what a party
                 // does, is checked here like any action.

@@ -183,6 +183,12 @@ pub enum Action {
     /// `lodge weapon`: the exchange's weapon stays in the combatant's wound, out of its
     /// wielder's hand (combat.toml's exchanges).
     Lodge,
+    /// `strike riposte`: the combatant runs the exchange `riposte` of combat.toml now,
+    /// nested, as its attacker, against the other party of the exchange the rule belongs
+    /// to (combat.toml's exchanges).
+    Strike {
+        exchange: Spanned<crate::names::Name>,
+    },
     /// `winner (spend 1 action, ...)`: actions done by another party of the exchange
     /// than the rule's own (combat.toml's exchanges).
     Party {
@@ -242,11 +248,11 @@ impl Party {
 
 impl Action {
     /// Whether the action needs an exchange of combat.toml to be done in: its blow, its
-    /// weapon, its parties (`hurt`, `lodge`, `winner (...)`).
+    /// weapon, its parties (`hurt`, `lodge`, `strike`, `winner (...)`).
     pub fn needs_exchange(&self) -> bool {
         matches!(
             self,
-            Action::Hurt { .. } | Action::Lodge | Action::Party { .. }
+            Action::Hurt { .. } | Action::Lodge | Action::Strike { .. } | Action::Party { .. }
         )
     }
 
@@ -317,6 +323,7 @@ impl Action {
             Action::Ready { .. } => "ready",
             Action::Hurt { .. } => "hurt",
             Action::Lodge => "lodge",
+            Action::Strike { .. } => "strike",
             Action::Party { party, .. } => party.word(),
             Action::Clear { .. } => "clear",
             Action::Set { .. } => "set",
@@ -802,6 +809,7 @@ impl std::fmt::Display for Action {
             Action::Ready { not: false, which } => write!(f, "ready {which}"),
             Action::Hurt { amount } => write!(f, "hurt {amount}"),
             Action::Lodge => f.write_str("lodge weapon"),
+            Action::Strike { exchange } => write!(f, "strike {exchange}"),
             Action::Party { party, actions } => {
                 let all: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
                 write!(f, "{} ({})", party.word(), all.join(", "))

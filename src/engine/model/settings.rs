@@ -47,6 +47,11 @@ pub struct FightLimits {
     /// log grow to gigabytes).
     #[serde(default = "FightLimits::default_log_bytes")]
     pub log_bytes: u64,
+    /// Exchanges run one inside another (combat.toml's `strike EXCHANGE`, done by a rule
+    /// of an exchange): how deep they may go, so that an exchange that starts itself
+    /// stops.
+    #[serde(default = "FightLimits::default_nested_exchanges")]
+    pub nested_exchanges: u64,
 }
 
 impl FightLimits {
@@ -65,6 +70,10 @@ impl FightLimits {
     fn default_log_bytes() -> u64 {
         16 * 1024 * 1024
     }
+
+    fn default_nested_exchanges() -> u64 {
+        10
+    }
 }
 
 impl Default for FightLimits {
@@ -74,6 +83,7 @@ impl Default for FightLimits {
             events: Self::default_events(),
             script_operations: Self::default_script_operations(),
             log_bytes: Self::default_log_bytes(),
+            nested_exchanges: Self::default_nested_exchanges(),
         }
     }
 }

@@ -56,6 +56,9 @@ pub(super) struct FightEnv<'f> {
     /// The first face of the Wild Die the last test rolled here rolled (0: none), which
     /// the exchange keeps beside the attack and the defence (`Bound::wild_dice`).
     pub wild_die: u16,
+    /// How many exchanges the exchange of this environment is run inside (`strike
+    /// EXCHANGE`): 0 for one a turn runs.
+    pub depth: u64,
     /// In an enumeration, a condition tried without drawing anything (`holds`): a read
     /// of a roll still to be drawn, or a die, reads 0 and marks the try as missed.
     probe: Probe,
@@ -92,6 +95,7 @@ impl<'f> FightEnv<'f> {
             held: None,
             merging: fight.merging(),
             wild_die: 0,
+            depth: 0,
             probe: Probe::Off,
         }
     }

@@ -29,10 +29,9 @@ impl FightHandle {
         attacker: usize,
         index: usize,
     ) -> Result<(), FightError> {
-        let Some(combat) = self.combat() else {
+        if self.combat().is_none() {
             return Ok(());
-        };
-        let exchange: &Exchange = &combat.exchanges[index];
+        }
         let foes = self.opponents(attacker);
         if foes.is_empty() {
             return Ok(());
@@ -43,9 +42,70 @@ impl FightHandle {
             .iter()
             .position(|name| *name == chosen)
             .map_or(foes[0], |at| foes[at]);
+        self.exchange_against(attacker, defender, index, 0)
+    }
 
+    /// `strike EXCHANGE`, done to `who` by a rule of the exchange `env` runs: `who` runs
+    /// the exchange named now, as its attacker, against the other party of this one (no
+    /// target chosen, no action spent), in an environment of its own, so that this
+    /// exchange goes on as it was; one level deeper than this one, at most `[limits]
+    /// nested_exchanges` deep.
+    fn strike_within(
+        &self,
+        who: usize,
+        exchange: Name,
+        env: &FightEnv<'_>,
+    ) -> Result<(), FightError> {
+        let Some(combat) = self.combat() else {
+            return Ok(());
+        };
+        // Checked at load: the exchange is one of combat.toml's.
+        let Some(index) = combat.exchanges.iter().position(|e| e.name == exchange) else {
+            return Err(self.combat_error(format!(
+                "`strike {exchange}`: combat.toml has no exchange `{exchange}`"
+            )));
+        };
+        let (attacker, defender) = env.bound.parties();
+        let target = if who == attacker { defender } else { attacker };
+        if target == who {
+            return Ok(());
+        }
+        let depth = env.depth + 1;
+        let limit = self.0.ruleset.settings.limits.nested_exchanges;
+        if depth > limit {
+            return Err(FightError::Limit {
+                what: "exchanges run one inside another",
+                key: "nested_exchanges",
+                limit,
+                round: self.core().round,
+            });
+        }
+        self.note(|| {
+            format!(
+                "{} strikes at {} ({exchange})",
+                self.name(who),
+                self.name(target)
+            )
+        });
+        self.exchange_against(who, target, index, depth)
+    }
+
+    /// `attacker` runs the exchange `index` of `combat.toml` against `defender`, nested
+    /// `depth` exchanges deep.
+    fn exchange_against(
+        &self,
+        attacker: usize,
+        defender: usize,
+        index: usize,
+        depth: u64,
+    ) -> Result<(), FightError> {
+        let Some(combat) = self.combat() else {
+            return Ok(());
+        };
+        let exchange: &Exchange = &combat.exchanges[index];
         let (weapon, bare_hands) = self.attacking_weapon(exchange, attacker)?;
         let mut env = FightEnv::new(self, attacker);
+        env.depth = depth;
         env.bound.other = Some(defender);
         env.bound.item = weapon;
         env.bound.location_of = Some(defender);
@@ -835,6 +895,10 @@ impl FightHandle {
                 }
                 Action::Lodge => {
                     self.lodge(who, env)?;
+                    continue;
+                }
+                Action::Strike { exchange } => {
+                    self.strike_within(who, exchange.value, env)?;
                     continue;
                 }
                 // An expression of combat.toml reads the exchange where it is done.
