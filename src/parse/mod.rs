@@ -538,7 +538,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_hurt | Rule::hurt_action => "`hurt`, as in `hurt (weapon.damage)`",
         Rule::kw_ready | Rule::ready_action => "`ready`, as in `ready not shield`",
         Rule::kw_lodge | Rule::lodge_action => "`lodge weapon`",
-        Rule::kw_strike | Rule::strike_action => "`strike` and an exchange, as in `strike riposte`",
+        Rule::kw_strike | Rule::strike_action => "`strike` and an exchange, as in `strike melee`",
         Rule::party_action | Rule::party => {
             "a party of the exchange (attacker, defender, winner or loser), as in `winner (spend 1 action)`"
         }

@@ -183,7 +183,7 @@ pub enum Action {
     /// `lodge weapon`: the exchange's weapon stays in the combatant's wound, out of its
     /// wielder's hand (combat.toml's exchanges).
     Lodge,
-    /// `strike riposte`: the combatant runs the exchange `riposte` of combat.toml now,
+    /// `strike melee`: the combatant runs the exchange `melee` of combat.toml now,
     /// nested, as its attacker, against the other party of the exchange the rule belongs
     /// to (combat.toml's exchanges).
     Strike {
