@@ -1230,7 +1230,7 @@ fn drop_hand_drops_what_that_hand_holds_with_the_hands_each_weapon_needs() {
 /// A copy of the fixture whose combat skill is a dice pool: each combatant's `melee` die
 /// code with its last die the Wild Die, less a die for each point of the value
 /// `penalty`, plus the code's pips; an attack whose Wild Die first shows 1 leaves the
-/// attacker prone (a complication, read as `attack.wild_die`).
+/// attacker prone (a complication, read as `attack.exploding_die`).
 fn pool_copy(case: &str, setup: &str) -> (PathBuf, PathBuf) {
     fixture_copy(
         case,
@@ -1238,13 +1238,13 @@ fn pool_copy(case: &str, setup: &str) -> (PathBuf, PathBuf) {
             (
                 "combat.toml",
                 "[tests.skill]\nroll = \"1d100\"",
-                "[tests.skill]\nroll = \"wild(dice(self.dice.melee) - self.value.penalty, 6) + pips(self.dice.melee)\"",
+                "[tests.skill]\nroll = 'exploding(dice(self.dice.melee) - self.value.penalty, 6, \"Wild Die\") + pips(self.dice.melee)'",
             ),
             (
                 "combat.toml",
                 "",
                 &format!(
-                    "\n[[exchanges.melee.after]]\nat = \"outcome\"\nif = \"attack.wild_die == 1\"\ndo = \"condition prone\"\n{setup}"
+                    "\n[[exchanges.melee.after]]\nat = \"outcome\"\nif = \"attack.exploding_die == 1\"\ndo = \"condition prone\"\n{setup}"
                 ),
             ),
             (
@@ -1263,14 +1263,14 @@ fn pool_copy(case: &str, setup: &str) -> (PathBuf, PathBuf) {
 }
 
 #[test]
-fn a_wild_die_explodes_on_its_highest_face_and_the_test_keeps_its_first() {
+fn a_exploding_die_explodes_on_its_highest_face_and_the_test_keeps_its_first() {
     // Bryn's 3D+2: two dice together (4, 5), then the Wild Die: 6, so again: 2. 4 + 5 +
     // 6 + 2 + 2 pips = 19. Aldric's 2D: one die (3), then the Wild Die (1): 4. Only the
     // attack's first face is read by the rule: nobody falls.
-    let (dir, ruleset) = pool_copy("wild_die", "");
-    let (log, error) = duel_with("wild_die_fight", &ruleset, "1 1\n4 5 6 2\n3 1\n", "");
+    let (dir, ruleset) = pool_copy("exploding_die", "");
+    let (log, error) = duel_with("exploding_die_fight", &ruleset, "1 1\n4 5 6 2\n3 1\n", "");
     // The same attack with a Wild Die that first shows 1: a complication.
-    let (complication, _) = duel_with("wild_die_one", &ruleset, "1 1\n4 5 1\n3 4\n", "");
+    let (complication, _) = duel_with("exploding_die_one", &ruleset, "1 1\n4 5 1\n3 4\n", "");
     let _ = fs::remove_dir_all(&dir);
     has(&log, "2D6 attack for Bryn → 9 (dice showed 4, 5)");
     has(&log, "1D6 attack: Wild Die for Bryn → 6");
@@ -1308,7 +1308,7 @@ fn check_refuses_dice_whose_sides_are_not_written_out() {
     let written = fs::read_to_string(&ruleset).unwrap();
     fs::write(
         &ruleset,
-        written.replace("self.value.penalty, 6)", "self.value.penalty, self.DEX)"),
+        written.replace("self.value.penalty, 6,", "self.value.penalty, self.DEX,"),
     )
     .unwrap();
     let check = affray(&dir, &["check", "d100_duel"]);
@@ -1321,7 +1321,7 @@ fn check_refuses_dice_whose_sides_are_not_written_out() {
     );
     has(
         &report,
-        "rolls that many six-sided dice, the last the Wild Die",
+        "rolls that many six-sided dice, the last on its own",
     );
 }
 

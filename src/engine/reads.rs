@@ -315,8 +315,9 @@ pub enum TestField {
     Roll,
     Total,
     Target,
-    /// The first face of the test's Wild Die (`wild(n, sides)`), 0 if it rolled none.
-    WildDie,
+    /// The first face of the test's exploding die (`exploding(n, sides)`), 0 if it
+    /// rolled none.
+    ExplodingDie,
 }
 
 /// A test as rolled: its level (the place in `success_levels`) and its numbers.
@@ -340,8 +341,8 @@ impl TestResult {
             TestField::Roll => self.roll,
             TestField::Total => self.total,
             TestField::Target => self.target,
-            // Kept beside the tests, not in them ([`Bound::wild_dice`]).
-            TestField::WildDie => 0,
+            // Kept beside the tests, not in them ([`Bound::exploding_dice`]).
+            TestField::ExplodingDie => 0,
         }
     }
 }
@@ -697,11 +698,11 @@ impl Scope for FightScope<'_> {
                     "roll" => (TestField::Roll, Type::Number),
                     "total" => (TestField::Total, Type::Number),
                     "target" => (TestField::Target, Type::Number),
-                    "wild_die" => (TestField::WildDie, Type::Number),
+                    "exploding_die" => (TestField::ExplodingDie, Type::Number),
                     _ => {
                         return Resolution::Unknown {
                             at: 1,
-                            known: ["level", "roll", "total", "target", "wild_die"]
+                            known: ["level", "roll", "total", "target", "exploding_die"]
                                 .map(String::from)
                                 .to_vec(),
                         };
@@ -865,9 +866,9 @@ pub struct Bound<'a> {
     pub chosen: [u8; MAX_EFFECTS],
     /// The test being rolled is the exchange's attack.
     pub attacking: bool,
-    /// The first face of the attack's and of the defence's Wild Die (`wild(n, sides)`),
+    /// The first face of the attack's and of the defence's exploding die (`exploding(n, sides)`),
     /// 0 where none was rolled: beside the tests, so that a test stays small to copy.
-    pub wild_dice: [u16; 2],
+    pub exploding_dice: [u16; 2],
 }
 
 impl Default for Bound<'_> {
@@ -892,7 +893,7 @@ impl Default for Bound<'_> {
             result: None,
             chosen: [0; MAX_EFFECTS],
             attacking: false,
-            wild_dice: [0; 2],
+            exploding_dice: [0; 2],
         }
     }
 }
@@ -902,7 +903,7 @@ impl Bound<'_> {
     #[inline]
     pub fn test_field(&self, defence: bool, field: TestField) -> i64 {
         match field {
-            TestField::WildDie => i64::from(self.wild_dice[usize::from(defence)]),
+            TestField::ExplodingDie => i64::from(self.exploding_dice[usize::from(defence)]),
             _ => {
                 let test = if defence { self.defence } else { self.attack };
                 test.map_or(0, |test| test.field(field))

@@ -540,19 +540,28 @@ impl Compiler<'_> {
                     other => self.mismatch(argument, "dice", &other),
                 }
             }
-            "pool" | "wild" => {
-                let help = if function == "pool" {
-                    "pool(dice(self.dice.fighting) - 1, 6) rolls as many six-sided dice as the number says"
+            "pool" | "exploding" => {
+                let exploding = function == "exploding";
+                let help = if exploding {
+                    "exploding(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last on its own and again while it shows 6; a third argument names that die in the log: exploding(n, 6, \"bonus die\")"
                 } else {
-                    "wild(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last the Wild Die: rolled again and added while it shows 6"
+                    "pool(dice(self.dice.fighting) - 1, 6) rolls as many six-sided dice as the number says"
                 };
-                let [count, sides] = arguments else {
-                    return self.function_problem(
-                        node,
-                        function,
-                        arity("a number of dice and their sides"),
-                        help.into(),
-                    );
+                let (count, sides, label) = match arguments {
+                    [count, sides] => (count, sides, None),
+                    [count, sides, label] if exploding => (count, sides, Some(label)),
+                    _ => {
+                        return self.function_problem(
+                            node,
+                            function,
+                            arity(if exploding {
+                                "a number of dice, their sides and perhaps a name"
+                            } else {
+                                "a number of dice and their sides"
+                            }),
+                            help.into(),
+                        );
+                    }
                 };
                 let count = self.number(count)?;
                 let sides = match &sides.kind {
@@ -571,10 +580,23 @@ impl Compiler<'_> {
                         );
                     }
                 };
+                let label = match label.map(|label| &label.kind) {
+                    None => "exploding die".to_string(),
+                    Some(NodeKind::Text(text)) => text.clone(),
+                    Some(_) => {
+                        let label = label.unwrap_or(node);
+                        return self.function_problem(
+                            label,
+                            function,
+                            "names the exploding die in quotes".into(),
+                            help.into(),
+                        );
+                    }
+                };
                 Some(Typed::Number(Number::Pool(Box::new(Pool::new(
                     count,
                     sides,
-                    function == "wild",
+                    exploding.then_some(label.as_str()),
                 )))))
             }
             "abs" => {
@@ -680,8 +702,24 @@ impl Compiler<'_> {
             }
             _ => {
                 let known: Vec<String> = [
-                    "min", "max", "abs", "ceil", "floor", "round", "rank", "any", "all", "count",
-                    "maximum", "minimum", "maximise", "dice", "pips", "pool", "wild", "lookup",
+                    "min",
+                    "max",
+                    "abs",
+                    "ceil",
+                    "floor",
+                    "round",
+                    "rank",
+                    "any",
+                    "all",
+                    "count",
+                    "maximum",
+                    "minimum",
+                    "maximise",
+                    "dice",
+                    "pips",
+                    "pool",
+                    "exploding",
+                    "lookup",
                 ]
                 .map(String::from)
                 .to_vec();

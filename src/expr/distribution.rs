@@ -33,7 +33,7 @@ impl Number {
             Number::DiceBound(..) | Number::DiceCount(_) | Number::DicePips(_) => {
                 point(self.eval(env))
             }
-            Number::Pool(pool) if !pool.wild && !pool.count.rolls() => {
+            Number::Pool(pool) if pool.exploding.is_none() && !pool.count.rolls() => {
                 match usize::try_from(pool.count.eval(env)) {
                     Ok(0) | Err(_) => point(0),
                     Ok(n) => pool.dice.get((n - 1).min(pool.dice.len() - 1))?.totals(),

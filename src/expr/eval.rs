@@ -34,13 +34,13 @@ pub trait Env {
     fn roll(&mut self, _dice: &DiceExpr) -> i64 {
         0
     }
-    /// Roll dice that are part of a pool, `label` added to what they are for (`Wild
-    /// Die`); empty: as [`Env::roll`].
+    /// Roll dice that are part of a pool, `label` added to what they are for (`exploding
+    /// die`); empty: as [`Env::roll`].
     fn roll_labelled(&mut self, dice: &DiceExpr, _label: &str) -> i64 {
         self.roll(dice)
     }
-    /// The first face of a Wild Die just rolled, for the test being rolled to keep.
-    fn wild_die(&mut self, _face: i64) {}
+    /// The first face of an exploding die just rolled, for the test being rolled to keep.
+    fn exploding_die(&mut self, _face: i64) {}
     /// Bind the `index`-th member of a collection (`any(opponents, ...)`) for the body
     /// to read; false past the last. The binding before `enter` is back after `leave`.
     fn bind(&mut self, _collection: Slot, _index: usize) -> bool {
@@ -117,32 +117,36 @@ pub enum Number {
     /// `pips(self.dice.fighting)`: what the slot's dice add besides their dice (2 for
     /// 4D6+2).
     DicePips(Slot),
-    /// `pool(n, sides)` or `wild(n, sides)`: as many dice as a number says, rolled
-    /// together ([`Pool`]).
+    /// `pool(n, sides)` or `exploding(n, sides)`: as many dice as a number says,
+    /// rolled together ([`Pool`]).
     Pool(Box<Pool>),
     /// The number compiled to native code ([`Native`]).
     Native(Box<Native<Number>>),
 }
 
-/// The most times a Wild Die is rolled again.
+/// The most times an exploding die is rolled again.
 const MOST_EXPLOSIONS: u32 = 100;
 
 /// A pool of dice whose count an expression gives: `pool(n, 6)` rolls n six-sided dice
-/// together; `wild(n, 6)` rolls n - 1 of them together and the last as a Wild Die, which
-/// is rolled again and added each time it shows its highest face, and whose first face
-/// the test keeps (`attack.wild_die`). No dice (a count of 0 or less) come to 0.
+/// together; `exploding(n, 6)` rolls n - 1 of them together and the last on its own,
+/// again and added each time it shows its highest face, and the test keeps that die's
+/// first face (`attack.exploding_die`). No dice (a count of 0 or less) come to 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pool {
     pub count: Number,
     pub sides: u32,
-    pub wild: bool,
+    /// The last die rolled on its own and exploding: what the log calls it, and what it
+    /// calls it rolled again (`exploding(n, 6, "bonus die")`: "bonus die", "bonus die
+    /// explodes"); `None` for a plain pool.
+    pub exploding: Option<(String, String)>,
     /// The dice of each count from 1 to [`Limits::MAX_COUNT`](crate::dice::Limits), made
     /// once when the expression is compiled, so that a roll builds none.
     pub dice: Box<[DiceExpr]>,
 }
 
 impl Pool {
-    pub fn new(count: Number, sides: u32, wild: bool) -> Pool {
+    /// A plain pool, or one whose last die explodes, called `label` in the log.
+    pub fn new(count: Number, sides: u32, exploding: Option<&str>) -> Pool {
         let dice = (1..=crate::dice::Limits::MAX_COUNT)
             .filter_map(|count| {
                 DiceExpr::new(vec![DiceTerm {
@@ -155,7 +159,7 @@ impl Pool {
         Pool {
             count,
             sides,
-            wild,
+            exploding: exploding.map(|label| (label.to_string(), format!("{label} explodes"))),
             dice,
         }
     }
@@ -168,31 +172,31 @@ impl Pool {
 
     fn roll<E: Env + ?Sized>(&self, env: &mut E) -> i64 {
         let count = self.count.eval(env);
-        if !self.wild {
+        let Some((label, again)) = &self.exploding else {
             return self.of(count).map_or(0, |dice| env.roll(dice));
-        }
+        };
         let Some(one) = self.of(1) else {
             return 0;
         };
-        // The others together, then the Wild Die on its own.
+        // The others together, then the exploding die on its own.
         let mut total = self
             .of(count - 1)
             .map_or(0, |others| env.roll_labelled(others, ""));
         if count < 1 {
             return total;
         }
-        let first = env.roll_labelled(one, "Wild Die");
-        env.wild_die(first);
+        let first = env.roll_labelled(one, label);
+        env.exploding_die(first);
         total = total.saturating_add(first);
         let mut face = first;
-        // "Explodes": again and added for as long as it shows its highest face; a
-        // die that cannot be rolled reads 0 and ends it, and so does the hundredth
-        // explosion (a chance of one in sides^100: a die that never stops is a broken
-        // source of dice, not a roll).
+        // Again and added for as long as it shows its highest face; a die that cannot
+        // be rolled reads 0 and ends it, and so does the hundredth explosion (a chance
+        // of one in sides^100: a die that never stops is a broken source of dice, not a
+        // roll).
         let mut explosions = 0;
         while face == i64::from(self.sides) && explosions < MOST_EXPLOSIONS {
             explosions += 1;
-            face = env.roll_labelled(one, "Wild Die explodes");
+            face = env.roll_labelled(one, again);
             total = total.saturating_add(face);
         }
         total

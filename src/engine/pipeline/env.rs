@@ -53,9 +53,9 @@ pub(super) struct FightEnv<'f> {
     /// The dice are an enumeration's: a test may be drawn by its level alone, and its
     /// roll is drawn when read ([`Core::refine`]).
     pub merging: bool,
-    /// The first face of the Wild Die the last test rolled here rolled (0: none), which
-    /// the exchange keeps beside the attack and the defence (`Bound::wild_dice`).
-    pub wild_die: u16,
+    /// The first face of the exploding die the last test rolled here rolled (0: none), which
+    /// the exchange keeps beside the attack and the defence (`Bound::exploding_dice`).
+    pub exploding_die: u16,
     /// How many exchanges the exchange of this environment is run inside (`strike
     /// EXCHANGE`): 0 for one a turn runs.
     pub depth: u64,
@@ -94,7 +94,7 @@ impl<'f> FightEnv<'f> {
             saved: SavedBindings::default(),
             held: None,
             merging: fight.merging(),
-            wild_die: 0,
+            exploding_die: 0,
             depth: 0,
             probe: Probe::Off,
         }
@@ -592,8 +592,8 @@ impl Env for FightEnv<'_> {
         rolled
     }
 
-    fn wild_die(&mut self, face: i64) {
-        self.wild_die = u16::try_from(face).unwrap_or(0);
+    fn exploding_die(&mut self, face: i64) {
+        self.exploding_die = u16::try_from(face).unwrap_or(0);
     }
 
     fn bind(&mut self, collection: Slot, index: usize) -> bool {

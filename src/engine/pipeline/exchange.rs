@@ -130,7 +130,7 @@ impl FightHandle {
         env.bound.attacking = true;
         let attack = roll_test(test, &mut env);
         env.bound.attacking = false;
-        env.bound.wild_dice[0] = env.wild_die;
+        env.bound.exploding_dice[0] = env.exploding_die;
         self.fatal()?;
         let level = combat.vocabulary.success_levels[attack.level as usize];
         // Bare hands are tested as their own test kind, and logged under its name.
@@ -370,7 +370,7 @@ impl FightHandle {
         env.bound.parry = weapon;
         let attacker = env.bound.me;
         let result = self.roll_for(combat, test, (defender, attacker), weapon, label, env)?;
-        env.bound.wild_dice[1] = env.wild_die;
+        env.bound.exploding_dice[1] = env.exploding_die;
         if !reaction.actions.is_empty() {
             let saved = env.bound.defence.replace(result);
             self.perform(defender, &reaction.actions, &reaction.name, env)?;

@@ -26,8 +26,9 @@ pub(super) fn roll_test(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
 }
 
 fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
-    // A Wild Die the roll rolls is kept here for the exchange ([`FightEnv::wild_die`]).
-    env.wild_die = 0;
+    // An exploding die the roll rolls is kept here for the exchange
+    // ([`FightEnv::exploding_die`]).
+    env.exploding_die = 0;
     if env.merging
         && let Some(result) = roll_merged(kind, env)
     {
