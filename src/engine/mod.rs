@@ -10,6 +10,7 @@
 
 mod chooser;
 pub mod hooks;
+mod lock;
 mod merged;
 pub mod model;
 mod observer;
@@ -23,7 +24,9 @@ pub mod tactics;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use parking_lot::{Mutex, MutexGuard};
+use parking_lot::Mutex;
+
+use lock::{StateGuard, StateLock};
 
 use miette::Diagnostic;
 use thiserror::Error;
@@ -263,7 +266,7 @@ struct Shared {
     /// Whether the dice are an enumeration's, which draws a test by its level alone
     /// (`merged`): looked up once.
     merging: bool,
-    core: Mutex<Core>,
+    core: StateLock<Core>,
     /// Whether `Core::fatal` holds an error: read without taking the state.
     fatal_pending: AtomicBool,
     chooser: Mutex<Box<dyn Chooser>>,
@@ -396,7 +399,7 @@ impl FightHandle {
             logged,
             merging,
             combat,
-            core: Mutex::new(core),
+            core: StateLock::new(core),
             fatal_pending: AtomicBool::new(false),
             chooser: Mutex::new(setup.chooser),
             observer: Mutex::new(setup.observer),
@@ -428,7 +431,7 @@ impl FightHandle {
     }
 
     /// The fight's state. Never held across a call into a script or a chooser.
-    pub fn core(&self) -> MutexGuard<'_, Core> {
+    pub fn core(&self) -> StateGuard<'_, Core> {
         self.0.core.lock()
     }
 

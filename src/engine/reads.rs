@@ -898,6 +898,34 @@ impl Default for Bound<'_> {
     }
 }
 
+/// How many others than the combatant at `index` still in the fight are on its side
+/// (`same`) or not, only those at no distance from it where `engaged`
+/// (`self.allies`, `self.opponents`, `self.engaged`).
+pub(crate) fn side_count(core: &Core, index: usize, same: bool, engaged: bool) -> i64 {
+    let side = &core.combatants[index].spec.side;
+    let count = core.combatants.len();
+    (0..count)
+        .filter(|&i| i != index && !core.combatants[i].out)
+        .filter(|&i| (core.combatants[i].spec.side == *side) == same)
+        .filter(|&i| !engaged || core.distances[index * count + i] == 0)
+        .count() as i64
+}
+
+/// A figure of the hit location bound (`location.hit_points`, ...), of the combatant
+/// whose location it is; 0 with none bound.
+#[inline]
+pub(crate) fn location_figure(
+    core: &Core,
+    bound: &Bound<'_>,
+    figure: impl Fn(&crate::engine::state::Location) -> i64,
+) -> i64 {
+    let owner = bound.location_of.unwrap_or(bound.me);
+    bound
+        .location
+        .and_then(|name| core.combatants[owner].locations.get(&name))
+        .map_or(0, figure)
+}
+
 impl Bound<'_> {
     /// A field of the attack (`defence` false) or of the defence, 0 without one.
     #[inline]
@@ -1254,16 +1282,7 @@ impl<'a> World<'a> {
         let core = self.core;
         let combatant = |who: Who| World::who(bound, who).map(|index| &core.combatants[index]);
         let side_count = |who: Who, same: bool, engaged: bool| -> i64 {
-            let Some(index) = World::who(bound, who) else {
-                return 0;
-            };
-            let side = &core.combatants[index].spec.side;
-            let count = core.combatants.len();
-            (0..count)
-                .filter(|&i| i != index && !core.combatants[i].out)
-                .filter(|&i| (core.combatants[i].spec.side == *side) == same)
-                .filter(|&i| !engaged || core.distances[index * count + i] == 0)
-                .count() as i64
+            World::who(bound, who).map_or(0, |index| side_count(core, index, same, engaged))
         };
         match read {
             Read::Characteristic(who, name) => combatant(*who)
@@ -1317,17 +1336,9 @@ impl<'a> World<'a> {
             Read::WeaponSkill(who) => combatant(*who)
                 .zip(bound.item.and_then(|weapon| weapon.skill))
                 .map_or(0, |(c, skill)| c.skill(skill)),
-            Read::LocationArmour | Read::LocationHitPoints | Read::LocationMaxHitPoints => {
-                let owner = bound.location_of.unwrap_or(bound.me);
-                bound
-                    .location
-                    .and_then(|name| core.combatants[owner].locations.get(&name))
-                    .map_or(0, |location| match read {
-                        Read::LocationArmour => location.armour,
-                        Read::LocationHitPoints => location.hit_points,
-                        _ => location.max_hit_points,
-                    })
-            }
+            Read::LocationArmour => location_figure(core, bound, |l| l.armour),
+            Read::LocationHitPoints => location_figure(core, bound, |l| l.hit_points),
+            Read::LocationMaxHitPoints => location_figure(core, bound, |l| l.max_hit_points),
             _ => bound.number(read).unwrap_or(0),
         }
     }

@@ -3,11 +3,10 @@
 //! [`FightEnv::number`]), and lets go of it around a die, so that a die asked of a
 //! person lets them look at the fight meanwhile.
 
-use parking_lot::MutexGuard;
-
 use crate::dice::DiceExpr;
 use crate::expr::{Condition, Env, Native, Number, Slot};
 
+use super::super::lock::StateGuard;
 use super::super::reads::{
     Bound, Read, SavedBindings, TestResult, Vocabulary, World, opponent, weapon_at,
 };
@@ -44,7 +43,7 @@ pub(super) struct FightEnv<'f> {
     /// The fight's state, held while an expression is evaluated (one lock for all its
     /// reads, not one a read); never held between evaluations, where the engine changes
     /// the state.
-    held: Option<MutexGuard<'f, Core>>,
+    held: Option<StateGuard<'f, Core>>,
     /// What every read sees besides the state, looked up once.
     equipment: &'f Equipment,
     vocabulary: &'f Vocabulary,

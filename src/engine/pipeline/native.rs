@@ -15,7 +15,11 @@ use std::sync::Arc;
 use crate::expr::{Comparison, Condition, Env, Native, Number, Slot, Symbol, divide};
 use crate::names::Name;
 
-use super::super::reads::{BitsOf, Bound, Read, TestField, Vocabulary, Who, World, bits_hold};
+use super::super::Core;
+use super::super::reads::{
+    BitsOf, Bound, Read, TestField, Vocabulary, Who, World, bit_at, bits_hold, location_figure,
+    side_count,
+};
 use super::super::state::Combatant;
 use super::env::FightEnv;
 
@@ -476,6 +480,16 @@ fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
             // No one: none of the values is held.
             of_combatant_or(who, true, move |c| c.values.none_of(&names, mask))
         }
+        // A weapon's traits are bits where the ruleset declares them
+        // ([`crate::engine::model::Weapon::trait_bits`]).
+        Read::ItemTrait(name) => match weapon_trait_bit(c.vocabulary, name) {
+            0 => Box::new(move |env| env.bound.item.is_some_and(|w| w.traits.contains(&name))),
+            bit => Box::new(move |env| env.bound.item.is_some_and(|w| w.trait_bits & bit != 0)),
+        },
+        Read::ParryTrait(name) => match weapon_trait_bit(c.vocabulary, name) {
+            0 => Box::new(move |env| env.bound.parry.is_some_and(|w| w.traits.contains(&name))),
+            bit => Box::new(move |env| env.bound.parry.is_some_and(|w| w.trait_bits & bit != 0)),
+        },
         Read::Attacking => Box::new(|env| env.bound.attacking),
         Read::Reaction(index) => Box::new(move |env| env.bound.reaction == index),
         Read::OutcomeWon(attacker) => {
@@ -483,6 +497,20 @@ fn flag_read(slot: Slot, c: &mut Compiler<'_>) -> Flag {
         }
         _ => Box::new(move |env| env.flag(slot)),
     }
+}
+
+/// The bit of the weapon trait `name` among the ruleset's (0: not one of the first 64).
+fn weapon_trait_bit(vocabulary: &Vocabulary, name: Name) -> u64 {
+    bit_at(vocabulary.weapon_traits.iter().position(|t| *t == *name))
+}
+
+/// What `read` gives of the fight's state and the place of the combatant `who` names;
+/// 0 when it names no one.
+fn of_place(who: Who, read: impl Fn(&Core, usize) -> i64 + Send + Sync + 'static) -> Count {
+    Box::new(move |env| match who.of(&env.bound) {
+        Some(at) => env.with_core(|core| read(core, at)),
+        None => 0,
+    })
 }
 
 /// What `read` gives of the combatant `who` names; false or 0 when it names no one.
@@ -542,6 +570,27 @@ fn number_read(slot: Slot, c: &mut Compiler<'_>) -> Count {
         Read::Statistic(who, name) => fixed(slot, who, c.fixed(Read::Statistic(Who::Me, name))),
         Read::SkillOf(who, name) => fixed(slot, who, c.fixed(Read::SkillOf(Who::Me, name))),
         Read::Round => Box::new(|env| env.with_core(|core| i64::from(core.round))),
+        Read::Opponents(who) => of_place(who, |core, at| side_count(core, at, false, false)),
+        Read::Allies(who) => of_place(who, |core, at| side_count(core, at, true, false)),
+        Read::Engaged(who) => of_place(who, |core, at| side_count(core, at, false, true)),
+        Read::Distance => Box::new(|env| match env.bound.other {
+            Some(other) => {
+                env.with_core(|core| core.distances[env.bound.me * core.combatants.len() + other])
+            }
+            None => 0,
+        }),
+        Read::ItemHands => {
+            Box::new(|env| env.bound.item.map_or(0, |w| w.hands.map_or(1, i64::from)))
+        }
+        Read::LocationArmour => {
+            Box::new(|env| env.with_core(|core| location_figure(core, &env.bound, |l| l.armour)))
+        }
+        Read::LocationHitPoints => Box::new(|env| {
+            env.with_core(|core| location_figure(core, &env.bound, |l| l.hit_points))
+        }),
+        Read::LocationMaxHitPoints => Box::new(|env| {
+            env.with_core(|core| location_figure(core, &env.bound, |l| l.max_hit_points))
+        }),
         Read::Chosen(index) => Box::new(move |env| i64::from(env.bound.chosen[index as usize])),
         Read::Damage => Box::new(|env| env.bound.damage),
         Read::Rolled => Box::new(|env| env.bound.rolled),
