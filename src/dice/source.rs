@@ -456,8 +456,30 @@ fn weighted(rng: &mut Pcg64, weights: &[u64]) -> u32 {
 
 /// A face from 1 to `sides`, without modulo bias: words in the incomplete last block of
 /// `sides` values are rejected and drawn again.
+///
+/// The common dice are each their own arm, so that the compiler divides by a constant
+/// (a multiplication) rather than with a division instruction, some tens of cycles
+/// twice a die: the same faces, faster.
 fn uniform(rng: &mut Pcg64, sides: u32) -> u32 {
-    let sides = u64::from(sides.max(1));
+    match sides {
+        4 => face::<4>(rng),
+        6 => face::<6>(rng),
+        8 => face::<8>(rng),
+        10 => face::<10>(rng),
+        12 => face::<12>(rng),
+        20 => face::<20>(rng),
+        100 => face::<100>(rng),
+        _ => face_of(rng, u64::from(sides.max(1))),
+    }
+}
+
+#[inline(always)]
+fn face<const SIDES: u64>(rng: &mut Pcg64) -> u32 {
+    face_of(rng, SIDES)
+}
+
+#[inline(always)]
+fn face_of(rng: &mut Pcg64, sides: u64) -> u32 {
     // 2^64 mod sides, computed without overflow.
     let incomplete = (u64::MAX % sides + 1) % sides;
     loop {

@@ -271,6 +271,9 @@ struct Shared {
     fatal_pending: AtomicBool,
     chooser: Mutex<Box<dyn Chooser>>,
     observer: Mutex<Option<Box<dyn FightObserver>>>,
+    /// Whether there is an observer to tell: looked up once, not under its lock at
+    /// every turn.
+    observed: bool,
     /// `combat.toml` specialised to what this fight knows before its first turn.
     combat: Option<Arc<pipeline::Combat>>,
     /// Whether an event goes anywhere (the log keeps events, or an observer is told):
@@ -402,6 +405,7 @@ impl FightHandle {
             core: StateLock::new(core),
             fatal_pending: AtomicBool::new(false),
             chooser: Mutex::new(setup.chooser),
+            observed: setup.observer.is_some(),
             observer: Mutex::new(setup.observer),
             title: scenario.title.clone(),
             modifiers,
@@ -528,6 +532,9 @@ impl FightHandle {
 
     /// Tell the observer, if there is one; the fight's state is not locked meanwhile.
     fn observe(&self, tell: impl FnOnce(&mut dyn FightObserver)) {
+        if !self.0.observed {
+            return;
+        }
         let mut observer = self.0.observer.lock();
         if let Some(observer) = observer.as_mut() {
             tell(observer.as_mut());

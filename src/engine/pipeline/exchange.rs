@@ -194,14 +194,15 @@ impl FightHandle {
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
         let (attacker, defender) = env.bound.parties();
-        for rule in exchange.after.iter().filter(|rule| rule.at == at) {
-            if env.holds(&rule.guard) {
-                let whom = match rule.to {
-                    Role::Attacker => attacker,
-                    Role::Defender => defender,
-                };
-                self.perform(whom, &rule.actions, &exchange.name, env)?;
-            }
+        let mut rules = exchange.after.iter().filter(|rule| rule.at == at);
+        // The guards up to the next that holds read under one hold of the state; the
+        // actions change it, so it is let go for them.
+        while let Some(rule) = env.holding(|env| rules.find(|rule| env.holds(&rule.guard))) {
+            let whom = match rule.to {
+                Role::Attacker => attacker,
+                Role::Defender => defender,
+            };
+            self.perform(whom, &rule.actions, &exchange.name, env)?;
         }
         Ok(())
     }
@@ -220,16 +221,18 @@ impl FightHandle {
             return Ok(None);
         }
         let left = self.actions_left(defender);
-        let mut options: Vec<Name> = exchange
-            .reactions
-            .iter()
-            .filter(|reaction| {
-                let affordable = reaction.cost <= left
-                    || reaction.free.as_ref().is_some_and(|free| env.holds(free));
-                affordable && reaction.guard.as_ref().is_none_or(|guard| env.holds(guard))
-            })
-            .map(|reaction| reaction.name)
-            .collect();
+        let mut options: Vec<Name> = env.holding(|env| {
+            exchange
+                .reactions
+                .iter()
+                .filter(|reaction| {
+                    let affordable = reaction.cost <= left
+                        || reaction.free.as_ref().is_some_and(|free| env.holds(free));
+                    affordable && reaction.guard.as_ref().is_none_or(|guard| env.holds(guard))
+                })
+                .map(|reaction| reaction.name)
+                .collect()
+        });
         if options.is_empty() {
             return Ok(None);
         }
@@ -312,30 +315,32 @@ impl FightHandle {
         };
         for _ in 0..count {
             let chosen = env.bound.chosen;
-            let options: Vec<Name> = stage
-                .effects
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| {
-                    if attacker_won {
-                        e.offensive
-                    } else {
-                        e.defensive
-                    }
-                })
-                .filter(|(_, e)| {
-                    e.requires.is_none_or(|(opponent, level)| {
-                        level == if opponent { theirs } else { own }
+            let options: Vec<Name> = env.holding(|env| {
+                stage
+                    .effects
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        if attacker_won {
+                            e.offensive
+                        } else {
+                            e.defensive
+                        }
                     })
-                })
-                .filter(|(_, e)| {
-                    e.traits.is_empty()
-                        || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
-                })
-                .filter(|(at, e)| e.stackable || chosen[*at] == 0)
-                .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| env.holds(offered)))
-                .map(|(_, e)| e.name)
-                .collect();
+                    .filter(|(_, e)| {
+                        e.requires.is_none_or(|(opponent, level)| {
+                            level == if opponent { theirs } else { own }
+                        })
+                    })
+                    .filter(|(_, e)| {
+                        e.traits.is_empty()
+                            || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
+                    })
+                    .filter(|(at, e)| e.stackable || chosen[*at] == 0)
+                    .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| env.holds(offered)))
+                    .map(|(_, e)| e.name)
+                    .collect()
+            });
             if options.is_empty() {
                 break;
             }
@@ -693,7 +698,7 @@ impl FightHandle {
         if taken == 0 {
             return Ok(());
         }
-        let found = exchange.wounds.iter().position(|w| env.holds(&w.guard));
+        let found = env.holding(|env| exchange.wounds.iter().position(|w| env.holds(&w.guard)));
         if let Some(at) = found
             && (!exchange.wounds_once_per_location
                 || self.worsens(exchange, defender, location, at))
