@@ -162,6 +162,8 @@ struct TestEntry {
     failures_tie: Option<TomlSpanned<bool>>,
     /// Where this holds, a modifier given in dice counts its standard value, unrolled.
     standard_modifiers: Option<Text>,
+    /// The least a target its modifiers moved may be, a number that rolls no dice.
+    target_min: Option<Text>,
     /// How `resist` and `contest` compare two tests of it: `levels` (the default: the
     /// better level, then the higher roll) or `margin` (who passes by more).
     compare: Option<Text>,
@@ -1535,6 +1537,14 @@ pub(super) fn compile_combat(
         compiler.at(
             Place::Test,
             false,
+            format!("the `target_min` of the test `{name}`"),
+        );
+        compiler.scope.hidden = &["roll", "total", "target"];
+        // `None` when not written, `Some(None)` when written wrong.
+        let target_min = entry.target_min.as_ref().map(|text| compiler.number(text));
+        compiler.at(
+            Place::Test,
+            false,
             format!("the grades of the test `{name}`"),
         );
         let grades = entry
@@ -1684,6 +1694,7 @@ pub(super) fn compile_combat(
                 grades: grades.flatten(),
                 failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
                 standard_modifiers: standard_modifiers.flatten(),
+                target_min: target_min.flatten(),
                 compare,
             });
         }

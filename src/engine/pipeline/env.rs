@@ -596,6 +596,22 @@ impl Env for FightEnv<'_> {
         self.exploding_die = u16::try_from(face).unwrap_or(0);
     }
 
+    fn exploding_one_subtracts(&mut self, label: &str, highest: i64) {
+        // The state is let go while the note is logged, as while a die is rolled.
+        let held = self.held.take().is_some();
+        let who = self.bound.me;
+        let fight = self.fight;
+        fight.note(|| {
+            format!(
+                "{}: a 1 on the {label} takes itself and the highest die ({highest}) away",
+                fight.name(who)
+            )
+        });
+        if held {
+            self.held = Some(self.fight.core());
+        }
+    }
+
     fn bind(&mut self, collection: Slot, index: usize) -> bool {
         let fight = self.fight;
         let me = self.bound.me;

@@ -159,6 +159,9 @@ pub struct TestKind {
     pub failures_tie: bool,
     /// Where this holds, a modifier given in dice counts its standard value.
     pub standard_modifiers: Option<Condition>,
+    /// The least a target its situational modifiers moved may be (`target_min`): a
+    /// target they leave lower is raised to it; one they do not move stays as it is.
+    pub target_min: Option<Number>,
     /// How `resist` and `contest` compare two tests of this kind.
     pub compare: Compare,
 }

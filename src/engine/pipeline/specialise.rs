@@ -473,6 +473,7 @@ impl TestKind {
         r.number(&mut self.roll);
         r.some_number(&mut self.total);
         r.number(&mut self.target);
+        r.some_number(&mut self.target_min);
         for modifier in &mut self.modifiers {
             r.condition(&mut modifier.guard);
         }
