@@ -1419,6 +1419,42 @@ fn check_refuses_a_one_that_subtracts_on_a_plain_pool_or_by_a_condition_that_rol
 }
 
 #[test]
+fn a_skill_or_another_reads_the_first_die_code_the_combatant_has() {
+    // Bryn has melee 3D (and brawn 1D): her melee, two dice together (4, 5) and the Wild
+    // Die (3): 12. Aldric has no melee: his brawn 2D+1, one die (3) and the Wild Die
+    // (4): 8.
+    let (dir, ruleset) = fixture_copy(
+        "skill_or",
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\nroll = \"1d100\"",
+                "[tests.skill]\nroll = 'exploding(dice(self.dice.melee or self.dice.brawn), 6, \"Wild Die\") + pips(self.dice.melee or self.dice.brawn)'",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 65,",
+                "skills = { brawn = \"2D+1\", combat = 65,",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 70,",
+                "skills = { melee = \"3D\", brawn = \"1D\", combat = 70,",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("skill_or_fight", &ruleset, "1 1\n4 5 3\n3 4\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "2D6 attack for Bryn → 9 (dice showed 4, 5)");
+    has(&log, "1D6 attack: Wild Die for Bryn → 3");
+    has(&log, "Bryn: attack 70, rolled 12: success");
+    has(&log, "1D6 parry for Aldric → 3\n");
+    has(&log, "1D6 parry: Wild Die for Aldric → 4");
+    has(&log, "Aldric: parry 65, rolled 8: success");
+}
+
+#[test]
 fn a_target_its_modifiers_move_is_no_lower_than_the_test_kinds_target_min() {
     // Unstable ground (-20), given to Bryn (the scenario's last combatant): her 70 falls
     // to 50, below the least of 68, so it is 68. Aldric's 65, which no modifier moves,

@@ -269,7 +269,47 @@ impl Compiler<'_> {
                 let (a, b) = (self.number(left), self.number(right));
                 Some(Typed::Number(arithmetic(op, a?, b?)))
             }
-            BinaryOp::And | BinaryOp::Or => {
+            BinaryOp::Or => {
+                let (a, b) = (self.typed(left), self.typed(right));
+                let (a, b) = (a?, b?);
+                match (a, b) {
+                    (Typed::Bool(a), Typed::Bool(b)) => Some(Typed::Bool(Condition::or(a, b))),
+                    // The first of two die codes that the combatant has.
+                    (Typed::Dice(Number::RollSlot(a)), Typed::Dice(Number::RollSlot(b))) => {
+                        match self.scope.either(a, b) {
+                            Some(slot) => Some(Typed::Dice(Number::RollSlot(slot))),
+                            None => self.function_problem(
+                                left,
+                                "or",
+                                "joins two conditions, or two skills' die codes of one combatant".into(),
+                                "self.dice.melee_combat or self.dice.agility reads the first die code the combatant has".into(),
+                            ),
+                        }
+                    }
+                    (Typed::Dice(_), Typed::Dice(_)) => self.function_problem(
+                        left,
+                        "or",
+                        "joins two conditions, or two skills' die codes of one combatant".into(),
+                        "self.dice.melee_combat or self.dice.agility reads the first die code the combatant has".into(),
+                    ),
+                    (Typed::Dice(_), other) => {
+                        self.mismatch(right, "a skill's die code (self.dice.NAME)", &other)
+                    }
+                    (other, Typed::Dice(_)) => {
+                        self.mismatch(left, "a skill's die code (self.dice.NAME)", &other)
+                    }
+                    (a, b) => {
+                        if !matches!(a, Typed::Bool(_)) {
+                            self.mismatch::<()>(left, "a condition (true or false)", &a);
+                        }
+                        if !matches!(b, Typed::Bool(_)) {
+                            self.mismatch::<()>(right, "a condition (true or false)", &b);
+                        }
+                        None
+                    }
+                }
+            }
+            BinaryOp::And => {
                 let (a, b) = (self.condition(left), self.condition(right));
                 let (a, b) = (a?, b?);
                 Some(Typed::Bool(if op == BinaryOp::And {

@@ -559,12 +559,15 @@ impl Env for FightEnv<'_> {
                     _ => None,
                 })
             }
-            Read::SkillDice(who, name) => {
+            Read::SkillDice(who, names) => {
                 let whom = who.of(&self.bound)?;
-                self.with_core(|core| match core.combatants[whom].spec.skills.get(name) {
-                    Some(Skill::Dice(dice)) => Some(dice.clone()),
-                    Some(Skill::Number(n)) => Some(DiceExpr::constant(*n)),
-                    None => None,
+                self.with_core(|core| {
+                    let skills = &core.combatants[whom].spec.skills;
+                    // The first the combatant has (one name unless joined with `or`).
+                    match names.iter().find_map(|name| skills.get(name))? {
+                        Skill::Dice(dice) => Some(dice.clone()),
+                        Skill::Number(n) => Some(DiceExpr::constant(*n)),
+                    }
                 })
             }
             _ => None,
