@@ -1455,6 +1455,58 @@ fn a_skill_or_another_reads_the_first_die_code_the_combatant_has() {
 }
 
 #[test]
+fn an_exchange_that_takes_no_hit_points_judges_the_wound_on_what_gets_through() {
+    // The blows of the first test: 9 at Bryn, 4 deflected, 1 stopped by her armour: 4
+    // get through to her body. Where `take` does not hold, nothing comes off her hit
+    // points (no damage line: her body keeps its 6), and the wound is judged on the 4
+    // alone: serious from 4.
+    let (dir, ruleset) = fixture_copy(
+        "take_false",
+        &[
+            (
+                "combat.toml",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\n",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\ntake = \"self.value.pool > 0\"\n",
+            ),
+            (
+                "combat.toml",
+                "level = \"serious\"\nif = \"location.hit_points <= 0\"",
+                "level = \"serious\"\nif = \"location.hit_points <= 0 or damage >= 4\"",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "take_false_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn deflects 4");
+    assert!(!log.contains("Bryn takes"), "{log}");
+    has(&log, "Bryn: serious wound to body");
+}
+
+#[test]
+fn check_refuses_a_take_that_is_not_a_condition_or_rolls() {
+    let (dir, _) = fixture_copy(
+        "take_check",
+        &[(
+            "combat.toml",
+            "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\n",
+            "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\ntake = \"1d6 > 3\"\n",
+        )],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "the exchange `melee`'s `take`");
+}
+
+#[test]
 fn a_target_its_modifiers_move_is_no_lower_than_the_test_kinds_target_min() {
     // Unstable ground (-20), given to Bryn (the scenario's last combatant): her 70 falls
     // to 50, below the least of 68, so it is 68. Aldric's 65, which no modifier moves,

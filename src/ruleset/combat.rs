@@ -219,6 +219,9 @@ struct ExchangeEntry {
     choose_location: Option<Text>,
     redirect_location: Option<Text>,
     armour: Option<Text>,
+    /// Whether what gets past the armour is taken off hit points (a guard; always
+    /// unless said).
+    take: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
     /// A wound level comes once per location.
@@ -1985,6 +1988,12 @@ pub(super) fn compile_combat(
             format!("the exchange `{name}`'s `armour`"),
         );
         let armour = entry.armour.as_ref().and_then(|t| compiler.number(t));
+        compiler.at(
+            Place::Exchange,
+            false,
+            format!("the exchange `{name}`'s `take`"),
+        );
+        let take = entry.take.as_ref().and_then(|t| compiler.condition(t));
         let mut wounds = Vec::new();
         for wound in &entry.wounds {
             compiler.at(
@@ -2121,6 +2130,7 @@ pub(super) fn compile_combat(
             && bare_hands.as_ref().is_none_or(Option::is_some)
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
+            && written(&entry.take, take.is_some())
             && written(&entry.reduction, reduction.is_some())
             && written(&entry.choose_location, choose_location.is_some())
             && written(&entry.redirect_location, redirect_location.is_some())
@@ -2150,6 +2160,7 @@ pub(super) fn compile_combat(
                 redirect_location,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
+                take,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
                 after,

@@ -562,6 +562,7 @@ impl Exchange {
         r.some(&mut self.choose_location);
         r.some(&mut self.redirect_location);
         r.some_number(&mut self.armour);
+        r.some(&mut self.take);
         for wound in &mut self.wounds {
             r.condition(&mut wound.guard);
         }
