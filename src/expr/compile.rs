@@ -274,24 +274,23 @@ impl Compiler<'_> {
                 let (a, b) = (a?, b?);
                 match (a, b) {
                     (Typed::Bool(a), Typed::Bool(b)) => Some(Typed::Bool(Condition::or(a, b))),
-                    // The first of two die codes that the combatant has.
-                    (Typed::Dice(Number::RollSlot(a)), Typed::Dice(Number::RollSlot(b))) => {
-                        match self.scope.either(a, b) {
+                    // The first of two skills' die codes that the combatant has.
+                    (Typed::Dice(a), Typed::Dice(b)) => {
+                        let joined = match (a, b) {
+                            (Number::RollSlot(a), Number::RollSlot(b)) => self.scope.either(a, b),
+                            _ => None,
+                        };
+                        match joined {
                             Some(slot) => Some(Typed::Dice(Number::RollSlot(slot))),
                             None => self.function_problem(
                                 left,
                                 "or",
-                                "joins two conditions, or two skills' die codes of one combatant".into(),
+                                "joins two conditions, or two skills' die codes of one combatant"
+                                    .into(),
                                 "self.dice.melee_combat or self.dice.agility reads the first die code the combatant has".into(),
                             ),
                         }
                     }
-                    (Typed::Dice(_), Typed::Dice(_)) => self.function_problem(
-                        left,
-                        "or",
-                        "joins two conditions, or two skills' die codes of one combatant".into(),
-                        "self.dice.melee_combat or self.dice.agility reads the first die code the combatant has".into(),
-                    ),
                     (Typed::Dice(_), other) => {
                         self.mismatch(right, "a skill's die code (self.dice.NAME)", &other)
                     }
@@ -311,12 +310,7 @@ impl Compiler<'_> {
             }
             BinaryOp::And => {
                 let (a, b) = (self.condition(left), self.condition(right));
-                let (a, b) = (a?, b?);
-                Some(Typed::Bool(if op == BinaryOp::And {
-                    Condition::and(a, b)
-                } else {
-                    Condition::or(a, b)
-                }))
+                Some(Typed::Bool(Condition::and(a?, b?)))
             }
             BinaryOp::Less
             | BinaryOp::LessOrEqual
