@@ -159,7 +159,7 @@ pub enum Read {
     StatisticDice(Who, Name),
     /// `self.dice.fighting`: a skill as its die code (`4D6+2`), a number skill as that
     /// number, a skill the combatant lacks as no dice. Of several (`self.dice.fighting
-    /// or self.dice.agility`), the first the combatant has.
+    /// or self.dice.dexterity`), the first the combatant has.
     SkillDice(Who, Box<[Name]>),
     /// Whether the scenario gives this situational modifier to the combatant or to the
     /// whole fight.

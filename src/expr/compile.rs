@@ -287,7 +287,7 @@ impl Compiler<'_> {
                                 "or",
                                 "joins two conditions, or two skills' die codes of one combatant"
                                     .into(),
-                                "self.dice.melee_combat or self.dice.agility reads the first die code the combatant has".into(),
+                                "self.dice.climbing or self.dice.dexterity reads the first die code the combatant has".into(),
                             ),
                         }
                     }

@@ -320,8 +320,8 @@ pub struct Exchange {
     /// What the location's armour stops of the damage.
     pub armour: Option<Number>,
     /// Where this does not hold, what gets past the armour is not taken off hit points:
-    /// the wounds are judged on it alone (`damage`), as Wound levels with no pool are;
-    /// taken whenever `None`.
+    /// the wounds are judged on it alone (`damage`), for wounds with no pool of hit
+    /// points; taken whenever `None`.
     pub take: Option<Condition>,
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
