@@ -1325,6 +1325,241 @@ fn check_refuses_dice_whose_sides_are_not_written_out() {
     );
 }
 
+/// The dice pool copy whose exploding die, where the combatant's value `subtracts` is
+/// set, takes itself and the highest other die away when it first shows 1.
+fn subtracting_copy(case: &str, setup: &str) -> (PathBuf, PathBuf) {
+    let (dir, ruleset) = pool_copy(case, setup);
+    let path = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&path).unwrap();
+    let edited = written.replace(
+        "6, \"Wild Die\")",
+        "6, \"Wild Die\", self.value.subtracts > 0)",
+    );
+    assert_ne!(written, edited);
+    fs::write(&path, edited).unwrap();
+    (dir, ruleset)
+}
+
+#[test]
+fn a_one_on_the_exploding_die_takes_itself_and_the_highest_other_die_away_where_its_condition_holds()
+ {
+    // Bryn's 3D+2 with the condition holding: the two other dice one by one (4, 5), then
+    // the Wild Die: 1. It takes itself and the highest (5) away: 4 + 5 + 1 - 1 - 5 = 4,
+    // + 2 pips = 6. Aldric's 2D: 3, then the Wild Die 4: 7, nothing taken away.
+    let (dir, ruleset) =
+        subtracting_copy("one_subtracts", "\n[[setup]]\ndo = \"set subtracts 1\"\n");
+    let (log, _) = duel_with("one_subtracts_fight", &ruleset, "1 1\n4 5 1\n3 4\n", "");
+    // A Wild Die alone (a penalty of two dice) that shows 1 takes only itself away.
+    let (alone_dir, alone) = subtracting_copy(
+        "one_subtracts_alone",
+        "\n[[setup]]\ndo = \"set subtracts 1\"\n[[setup]]\ndo = \"set penalty 2\"\n",
+    );
+    let (alone_log, _) = duel_with("one_subtracts_alone_fight", &alone, "1 1\n1\n", "");
+    // Where the condition does not hold, the pool is rolled as before: the others
+    // together, and a 1 is only a 1 (the complication rule still reads it).
+    let (plain_dir, plain) = subtracting_copy("one_subtracts_not", "");
+    let (plain_log, _) = duel_with("one_subtracts_not_fight", &plain, "1 1\n4 5 1\n3 4\n", "");
+    for dir in [dir, alone_dir, plain_dir] {
+        let _ = fs::remove_dir_all(&dir);
+    }
+    has(&log, "1D6 attack for Bryn → 4\n");
+    has(&log, "1D6 attack for Bryn → 5\n");
+    has(&log, "1D6 attack: Wild Die for Bryn → 1\n");
+    has(
+        &log,
+        "Bryn: a 1 on the Wild Die takes itself and the highest die (5) away",
+    );
+    has(&log, "Bryn: attack 70, rolled 6: success");
+    has(&log, "1D6 parry for Aldric → 3\n");
+    has(&log, "1D6 parry: Wild Die for Aldric → 4\n");
+    has(&log, "Aldric: parry 65, rolled 7: success");
+    assert!(!log.contains("Aldric: a 1"), "{log}");
+    let subtracted = log.find("takes itself and the highest").expect(&log);
+    let tested = log.find("Bryn: attack 70").expect(&log);
+    assert!(subtracted < tested, "{log}");
+
+    has(&alone_log, "1D6 attack: Wild Die for Bryn → 1\n");
+    has(
+        &alone_log,
+        "Bryn: a 1 on the Wild Die takes itself and the highest die (0) away",
+    );
+    has(&alone_log, "Bryn: attack 70, rolled 2: critical");
+
+    has(&plain_log, "2D6 attack for Bryn → 9 (dice showed 4, 5)");
+    has(&plain_log, "Bryn: attack 70, rolled 12: success");
+    assert!(!plain_log.contains("takes itself"), "{plain_log}");
+}
+
+#[test]
+fn check_refuses_a_one_that_subtracts_on_a_plain_pool_or_by_a_condition_that_rolls() {
+    let (dir, _) = subtracting_copy("one_subtracts_check", "");
+    let path = dir.join("d100_duel/combat.toml");
+    let written = fs::read_to_string(&path).unwrap();
+    let edited = written.replace("self.value.subtracts > 0)", "1d6 > 3)");
+    fs::write(&path, &edited).unwrap();
+    let rolls = affray(&dir, &["check", "d100_duel"]);
+    fs::write(
+        &path,
+        edited
+            .replace("exploding(", "pool(")
+            .replace(", 1d6 > 3)", ", \"Wild Die\", true)"),
+    )
+    .unwrap();
+    let plain = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&rolls.stderr);
+    assert!(!rolls.status.success(), "{report}");
+    has(
+        &report,
+        "takes as its fourth argument a condition that rolls no dice (where it holds, a 1 takes the highest die away)",
+    );
+    let report = text(&plain.stderr);
+    assert!(!plain.status.success(), "{report}");
+    has(&report, "a number of dice and their sides");
+}
+
+#[test]
+fn a_skill_or_another_reads_the_first_die_code_the_combatant_has() {
+    // Bryn has melee 3D (and brawn 1D): her melee, two dice together (4, 5) and the Wild
+    // Die (3): 12. Aldric has no melee: his brawn 2D+1, one die (3) and the Wild Die
+    // (4): 8.
+    let (dir, ruleset) = fixture_copy(
+        "skill_or",
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\nroll = \"1d100\"",
+                "[tests.skill]\nroll = 'exploding(dice(self.dice.melee or self.dice.brawn), 6, \"Wild Die\") + pips(self.dice.melee or self.dice.brawn)'",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 65,",
+                "skills = { brawn = \"2D+1\", combat = 65,",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 70,",
+                "skills = { melee = \"3D\", brawn = \"1D\", combat = 70,",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("skill_or_fight", &ruleset, "1 1\n4 5 3\n3 4\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "2D6 attack for Bryn → 9 (dice showed 4, 5)");
+    has(&log, "1D6 attack: Wild Die for Bryn → 3");
+    has(&log, "Bryn: attack 70, rolled 12: success");
+    has(&log, "1D6 parry for Aldric → 3\n");
+    has(&log, "1D6 parry: Wild Die for Aldric → 4");
+    has(&log, "Aldric: parry 65, rolled 8: success");
+}
+
+#[test]
+fn an_exchange_that_takes_no_hit_points_judges_the_wound_on_what_gets_through() {
+    // The blows of the first test: 9 at Bryn, 4 deflected, 1 stopped by her armour: 4
+    // get through to her body. Where `take` does not hold, nothing comes off her hit
+    // points (no damage line: her body keeps its 6), and the wound is judged on the 4
+    // alone: serious from 4.
+    let (dir, ruleset) = fixture_copy(
+        "take_false",
+        &[
+            (
+                "combat.toml",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\n",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\ntake = \"self.value.pool > 0\"\n",
+            ),
+            (
+                "combat.toml",
+                "level = \"serious\"\nif = \"location.hit_points <= 0\"",
+                "level = \"serious\"\nif = \"location.hit_points <= 0 or damage >= 4\"",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "take_false_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn deflects 4");
+    assert!(!log.contains("Bryn takes"), "{log}");
+    has(&log, "Bryn: serious wound to body");
+}
+
+#[test]
+fn check_refuses_a_take_that_is_not_a_condition_or_rolls() {
+    let (dir, _) = fixture_copy(
+        "take_check",
+        &[(
+            "combat.toml",
+            "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\n",
+            "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'\ntake = \"1d6 > 3\"\n",
+        )],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "the exchange `melee`'s `take`");
+}
+
+#[test]
+fn a_target_its_modifiers_move_is_no_lower_than_the_test_kinds_target_min() {
+    // Unstable ground (-20), given to Bryn (the scenario's last combatant): her 70 falls
+    // to 50, below the least of 68, so it is 68. Aldric's 65, which no modifier moves,
+    // stays below 68; so does nothing move hers without the ground.
+    let (dir, ruleset) = fixture_copy(
+        "target_min",
+        &[(
+            "combat.toml",
+            "[tests.skill]\nroll = \"1d100\"\n",
+            "[tests.skill]\nroll = \"1d100\"\ntarget_min = \"60 + 8\"\n",
+        )],
+        &[],
+    );
+    let (moved, _) = duel_with(
+        "target_min_moved",
+        &ruleset,
+        "1 1\n30 40\n",
+        "modifiers = [\"unstable_ground\"]\n",
+    );
+    let (unmoved, _) = duel_with("target_min_unmoved", &ruleset, "1 1\n30 40\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&moved, "Bryn: attack 68, rolled 30: success");
+    has(&moved, "Aldric: parry 65, rolled 40: success");
+    has(&unmoved, "Bryn: attack 70, rolled 30: success");
+    has(&unmoved, "Aldric: parry 65, rolled 40: success");
+}
+
+#[test]
+fn check_refuses_a_target_min_that_rolls_or_reads_the_roll() {
+    let (dir, _) = fixture_copy(
+        "target_min_check",
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\nroll = \"1d100\"\n",
+                "[tests.skill]\nroll = \"1d100\"\ntarget_min = \"1d6\"\n",
+            ),
+            (
+                "combat.toml",
+                "[tests.dodge]\nroll = \"1d100\"\n",
+                "[tests.dodge]\nroll = \"1d100\"\ntarget_min = \"roll\"\n",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "the `target_min` of the test `skill`");
+    has(&report, "the `target_min` of the test `dodge`");
+}
+
 #[test]
 fn a_defence_rolled_before_the_attack_sets_what_the_attack_must_beat() {
     // Aldric's dodge is rolled as he declares it (`before_attack`), and its roll, kept by

@@ -158,8 +158,9 @@ pub enum Read {
     /// A dice statistic, rolled where read.
     StatisticDice(Who, Name),
     /// `self.dice.fighting`: a skill as its die code (`4D6+2`), a number skill as that
-    /// number, a skill the combatant lacks as no dice.
-    SkillDice(Who, Name),
+    /// number, a skill the combatant lacks as no dice. Of several (`self.dice.fighting
+    /// or self.dice.dexterity`), the first the combatant has.
+    SkillDice(Who, Box<[Name]>),
     /// Whether the scenario gives this situational modifier to the combatant or to the
     /// whole fight.
     ScenarioModifier(Who, Name),
@@ -549,7 +550,7 @@ impl<'v> FightScope<'v> {
             // one the combatant lacks reads 0.
             ["skill", name] => self.slot(Read::Skill(who, name.into()), Type::Number),
             ["dice", name] if self.at != Place::Decision => {
-                self.slot(Read::SkillDice(who, name.into()), Type::Dice)
+                self.slot(Read::SkillDice(who, Box::new([name.into()])), Type::Dice)
             }
             ["value", name] => self.slot(Read::Value(who, name.into()), Type::Number),
             ["statistic", name] if declared(&vocabulary.statistics, name) => {
@@ -600,6 +601,22 @@ impl<'v> FightScope<'v> {
 }
 
 impl Scope for FightScope<'_> {
+    fn either(&mut self, first: Slot, second: Slot) -> Option<Slot> {
+        match (
+            &self.reads[first.0 as usize],
+            &self.reads[second.0 as usize],
+        ) {
+            (Read::SkillDice(who, names), Read::SkillDice(other, more)) if who == other => {
+                let names: Box<[Name]> = names.iter().chain(more.iter()).copied().collect();
+                match self.slot(Read::SkillDice(*who, names), Type::Dice) {
+                    Resolution::Found(slot, _) => Some(slot),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn resolve(&mut self, path: &[Spanned<String>]) -> Resolution {
         let words: Vec<&str> = path.iter().map(|w| w.value.as_str()).collect();
         if self.hidden.contains(&words[0]) || !self.roots().iter().any(|r| r == words[0]) {

@@ -269,14 +269,48 @@ impl Compiler<'_> {
                 let (a, b) = (self.number(left), self.number(right));
                 Some(Typed::Number(arithmetic(op, a?, b?)))
             }
-            BinaryOp::And | BinaryOp::Or => {
-                let (a, b) = (self.condition(left), self.condition(right));
+            BinaryOp::Or => {
+                let (a, b) = (self.typed(left), self.typed(right));
                 let (a, b) = (a?, b?);
-                Some(Typed::Bool(if op == BinaryOp::And {
-                    Condition::and(a, b)
-                } else {
-                    Condition::or(a, b)
-                }))
+                match (a, b) {
+                    (Typed::Bool(a), Typed::Bool(b)) => Some(Typed::Bool(Condition::or(a, b))),
+                    // The first of two skills' die codes that the combatant has.
+                    (Typed::Dice(a), Typed::Dice(b)) => {
+                        let joined = match (a, b) {
+                            (Number::RollSlot(a), Number::RollSlot(b)) => self.scope.either(a, b),
+                            _ => None,
+                        };
+                        match joined {
+                            Some(slot) => Some(Typed::Dice(Number::RollSlot(slot))),
+                            None => self.function_problem(
+                                left,
+                                "or",
+                                "joins two conditions, or two skills' die codes of one combatant"
+                                    .into(),
+                                "self.dice.climbing or self.dice.dexterity reads the first die code the combatant has".into(),
+                            ),
+                        }
+                    }
+                    (Typed::Dice(_), other) => {
+                        self.mismatch(right, "a skill's die code (self.dice.NAME)", &other)
+                    }
+                    (other, Typed::Dice(_)) => {
+                        self.mismatch(left, "a skill's die code (self.dice.NAME)", &other)
+                    }
+                    (a, b) => {
+                        if !matches!(a, Typed::Bool(_)) {
+                            self.mismatch::<()>(left, "a condition (true or false)", &a);
+                        }
+                        if !matches!(b, Typed::Bool(_)) {
+                            self.mismatch::<()>(right, "a condition (true or false)", &b);
+                        }
+                        None
+                    }
+                }
+            }
+            BinaryOp::And => {
+                let (a, b) = (self.condition(left), self.condition(right));
+                Some(Typed::Bool(Condition::and(a?, b?)))
             }
             BinaryOp::Less
             | BinaryOp::LessOrEqual
@@ -543,19 +577,22 @@ impl Compiler<'_> {
             "pool" | "exploding" => {
                 let exploding = function == "exploding";
                 let help = if exploding {
-                    "exploding(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last on its own and again while it shows 6; a third argument names that die in the log: exploding(n, 6, \"bonus die\")"
+                    "exploding(dice(self.dice.fighting), 6) rolls that many six-sided dice, the last on its own and again while it shows 6; a third argument names that die in the log: exploding(n, 6, \"bonus die\"); a fourth, a condition, makes a first 1 on it take itself and the highest other die away where it holds: exploding(n, 6, \"bonus die\", fight.option.one_subtracts)"
                 } else {
                     "pool(dice(self.dice.fighting) - 1, 6) rolls as many six-sided dice as the number says"
                 };
-                let (count, sides, label) = match arguments {
-                    [count, sides] => (count, sides, None),
-                    [count, sides, label] if exploding => (count, sides, Some(label)),
+                let (count, sides, label, subtracts) = match arguments {
+                    [count, sides] => (count, sides, None, None),
+                    [count, sides, label] if exploding => (count, sides, Some(label), None),
+                    [count, sides, label, subtracts] if exploding => {
+                        (count, sides, Some(label), Some(subtracts))
+                    }
                     _ => {
                         return self.function_problem(
                             node,
                             function,
                             arity(if exploding {
-                                "a number of dice, their sides and perhaps a name"
+                                "a number of dice, their sides, and perhaps a name and a condition"
                             } else {
                                 "a number of dice and their sides"
                             }),
@@ -593,11 +630,24 @@ impl Compiler<'_> {
                         );
                     }
                 };
-                Some(Typed::Number(Number::Pool(Box::new(Pool::new(
-                    count,
-                    sides,
-                    exploding.then_some(label.as_str()),
-                )))))
+                let one_subtracts = match subtracts {
+                    None => None,
+                    Some(node) => {
+                        let condition = self.condition(node)?;
+                        if condition.rolls() {
+                            return self.function_problem(
+                                node,
+                                function,
+                                "takes as its fourth argument a condition that rolls no dice (where it holds, a 1 takes the highest die away)".into(),
+                                help.into(),
+                            );
+                        }
+                        Some(condition)
+                    }
+                };
+                let mut pool = Pool::new(count, sides, exploding.then_some(label.as_str()));
+                pool.one_subtracts = one_subtracts;
+                Some(Typed::Number(Number::Pool(Box::new(pool))))
             }
             "abs" => {
                 let [argument] = arguments else {

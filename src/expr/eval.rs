@@ -41,6 +41,9 @@ pub trait Env {
     }
     /// The first face of an exploding die just rolled, for the test being rolled to keep.
     fn exploding_die(&mut self, _face: i64) {}
+    /// An exploding die called `label` whose first face, a 1, took itself and the
+    /// highest other die of its pool (`highest`, 0 when it was alone) away: for the log.
+    fn exploding_one_subtracts(&mut self, _label: &str, _highest: i64) {}
     /// Bind the `index`-th member of a collection (`any(opponents, ...)`) for the body
     /// to read; false past the last. The binding before `enter` is back after `leave`.
     fn bind(&mut self, _collection: Slot, _index: usize) -> bool {
@@ -131,6 +134,9 @@ const MOST_EXPLOSIONS: u32 = 100;
 /// together; `exploding(n, 6)` rolls n - 1 of them together and the last on its own,
 /// again and added each time it shows its highest face, and the test keeps that die's
 /// first face (`attack.exploding_die`). No dice (a count of 0 or less) come to 0.
+/// `exploding(n, 6, "bonus die", CONDITION)`: where the condition holds, the other dice
+/// are rolled one by one, and a 1 as the exploding die's first face takes itself and
+/// the highest of them away.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pool {
     pub count: Number,
@@ -139,6 +145,9 @@ pub struct Pool {
     /// calls it rolled again (`exploding(n, 6, "bonus die")`: "bonus die", "bonus die
     /// explodes"); `None` for a plain pool.
     pub exploding: Option<(String, String)>,
+    /// Where this holds (a guard: it rolls nothing), a first 1 on the exploding die takes
+    /// itself and the highest other die away; `None` where it never does.
+    pub one_subtracts: Option<Condition>,
     /// The dice of each count from 1 to [`Limits::MAX_COUNT`](crate::dice::Limits), made
     /// once when the expression is compiled, so that a roll builds none.
     pub dice: Box<[DiceExpr]>,
@@ -160,6 +169,7 @@ impl Pool {
             count,
             sides,
             exploding: exploding.map(|label| (label.to_string(), format!("{label} explodes"))),
+            one_subtracts: None,
             dice,
         }
     }
@@ -178,13 +188,28 @@ impl Pool {
         let Some(one) = self.of(1) else {
             return 0;
         };
-        // The others together, then the exploding die on its own.
-        let mut total = self
-            .of(count - 1)
-            .map_or(0, |others| env.roll_labelled(others, ""));
         if count < 1 {
-            return total;
+            return 0;
         }
+        // Where a 1 may take the highest other die away, the others one by one, so that
+        // the highest is known; else together. Then the exploding die on its own.
+        let subtracts = self
+            .one_subtracts
+            .as_ref()
+            .is_some_and(|condition| condition.eval(env));
+        let mut highest = 0i64;
+        let mut total = if subtracts {
+            let mut total = 0i64;
+            for _ in 0..(count - 1).min(i64::from(crate::dice::Limits::MAX_COUNT)) {
+                let face = env.roll_labelled(one, "");
+                highest = highest.max(face);
+                total = total.saturating_add(face);
+            }
+            total
+        } else {
+            self.of(count - 1)
+                .map_or(0, |others| env.roll_labelled(others, ""))
+        };
         let first = env.roll_labelled(one, label);
         env.exploding_die(first);
         total = total.saturating_add(first);
@@ -198,6 +223,10 @@ impl Pool {
             explosions += 1;
             face = env.roll_labelled(one, again);
             total = total.saturating_add(face);
+        }
+        if subtracts && first == 1 {
+            total = total.saturating_sub(1 + highest);
+            env.exploding_one_subtracts(label, highest);
         }
         total
     }

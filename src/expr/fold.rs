@@ -45,6 +45,7 @@ impl Number {
             | Number::DicePips(_) => return self.clone(),
             Number::Pool(pool) => Number::Pool(Box::new(Pool {
                 count: pool.count.fold(knows),
+                one_subtracts: pool.one_subtracts.as_ref().map(|c| c.fold(knows)),
                 ..pool.as_ref().clone()
             })),
             // Folded as its tree: the code compiled from it no longer holds.

@@ -107,7 +107,13 @@ impl Number {
             | Number::DiceBound(slot, _)
             | Number::DiceCount(slot)
             | Number::DicePips(slot) => wanted(*slot),
-            Number::Pool(pool) => pool.count.reads_any(wanted),
+            Number::Pool(pool) => {
+                pool.count.reads_any(wanted)
+                    || pool
+                        .one_subtracts
+                        .as_ref()
+                        .is_some_and(|c| c.reads_any(wanted))
+            }
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.reads_any(wanted),
             Number::Add(a, b)
             | Number::Subtract(a, b)
@@ -136,7 +142,12 @@ impl Number {
             | Number::DiceBound(..)
             | Number::DiceCount(_)
             | Number::DicePips(_) => {}
-            Number::Pool(pool) => pool.count.visit_lists(visit),
+            Number::Pool(pool) => {
+                pool.count.visit_lists(visit);
+                if let Some(condition) = &mut pool.one_subtracts {
+                    condition.visit_lists(visit);
+                }
+            }
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => a.visit_lists(visit),
             Number::Add(a, b)
             | Number::Subtract(a, b)
@@ -275,7 +286,12 @@ impl Number {
             | Number::DiceBound(slot, _)
             | Number::DiceCount(slot)
             | Number::DicePips(slot) => visit(*slot, within),
-            Number::Pool(pool) => pool.count.visit_reads(visit, within),
+            Number::Pool(pool) => {
+                pool.count.visit_reads(visit, within);
+                if let Some(condition) = &pool.one_subtracts {
+                    condition.visit_reads(visit, within);
+                }
+            }
             Number::Negate(a) | Number::Abs(a) | Number::Lookup(_, a) => {
                 a.visit_reads(visit, within)
             }

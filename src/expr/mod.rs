@@ -94,6 +94,12 @@ pub trait Scope {
     fn collections(&self) -> Vec<String> {
         Vec::new()
     }
+    /// `a or b` of two dice: one slot reading the dice of `first` where there are any
+    /// (a skill the combatant has), else those of `second`; `None` where the two cannot
+    /// be so joined (the message then says which can).
+    fn either(&mut self, _first: Slot, _second: Slot) -> Option<Slot> {
+        None
+    }
     /// A look-up table's `column` (its first when `None`) as numbers, for `lookup(...)`;
     /// the message says why it cannot be read here.
     fn lookup(&self, _table: &str, _column: Option<&str>) -> Result<LookupRows, String> {

@@ -162,6 +162,8 @@ struct TestEntry {
     failures_tie: Option<TomlSpanned<bool>>,
     /// Where this holds, a modifier given in dice counts its standard value, unrolled.
     standard_modifiers: Option<Text>,
+    /// The least a target its modifiers moved may be, a number that rolls no dice.
+    target_min: Option<Text>,
     /// How `resist` and `contest` compare two tests of it: `levels` (the default: the
     /// better level, then the higher roll) or `margin` (who passes by more).
     compare: Option<Text>,
@@ -217,6 +219,9 @@ struct ExchangeEntry {
     choose_location: Option<Text>,
     redirect_location: Option<Text>,
     armour: Option<Text>,
+    /// Whether what gets past the armour is taken off hit points (a guard; always
+    /// unless said).
+    take: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
     /// A wound level comes once per location.
@@ -1535,6 +1540,14 @@ pub(super) fn compile_combat(
         compiler.at(
             Place::Test,
             false,
+            format!("the `target_min` of the test `{name}`"),
+        );
+        compiler.scope.hidden = &["roll", "total", "target"];
+        // `None` when not written, `Some(None)` when written wrong.
+        let target_min = entry.target_min.as_ref().map(|text| compiler.number(text));
+        compiler.at(
+            Place::Test,
+            false,
             format!("the grades of the test `{name}`"),
         );
         let grades = entry
@@ -1684,6 +1697,7 @@ pub(super) fn compile_combat(
                 grades: grades.flatten(),
                 failures_tie: entry.failures_tie.as_ref().is_some_and(|t| *t.get_ref()),
                 standard_modifiers: standard_modifiers.flatten(),
+                target_min: target_min.flatten(),
                 compare,
             });
         }
@@ -1974,6 +1988,12 @@ pub(super) fn compile_combat(
             format!("the exchange `{name}`'s `armour`"),
         );
         let armour = entry.armour.as_ref().and_then(|t| compiler.number(t));
+        compiler.at(
+            Place::Exchange,
+            false,
+            format!("the exchange `{name}`'s `take`"),
+        );
+        let take = entry.take.as_ref().and_then(|t| compiler.condition(t));
         let mut wounds = Vec::new();
         for wound in &entry.wounds {
             compiler.at(
@@ -2110,6 +2130,7 @@ pub(super) fn compile_combat(
             && bare_hands.as_ref().is_none_or(Option::is_some)
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
+            && written(&entry.take, take.is_some())
             && written(&entry.reduction, reduction.is_some())
             && written(&entry.choose_location, choose_location.is_some())
             && written(&entry.redirect_location, redirect_location.is_some())
@@ -2139,6 +2160,7 @@ pub(super) fn compile_combat(
                 redirect_location,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
+                take,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
                 after,

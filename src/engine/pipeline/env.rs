@@ -558,12 +558,15 @@ impl Env for FightEnv<'_> {
                     _ => None,
                 })
             }
-            Read::SkillDice(who, name) => {
+            Read::SkillDice(who, names) => {
                 let whom = who.of(&self.bound)?;
-                self.with_core(|core| match core.combatants[whom].spec.skills.get(name) {
-                    Some(Skill::Dice(dice)) => Some(dice.clone()),
-                    Some(Skill::Number(n)) => Some(DiceExpr::constant(*n)),
-                    None => None,
+                self.with_core(|core| {
+                    let skills = &core.combatants[whom].spec.skills;
+                    // The first the combatant has (one name unless joined with `or`).
+                    match names.iter().find_map(|name| skills.get(name))? {
+                        Skill::Dice(dice) => Some(dice.clone()),
+                        Skill::Number(n) => Some(DiceExpr::constant(*n)),
+                    }
                 })
             }
             _ => None,
@@ -593,6 +596,22 @@ impl Env for FightEnv<'_> {
 
     fn exploding_die(&mut self, face: i64) {
         self.exploding_die = u16::try_from(face).unwrap_or(0);
+    }
+
+    fn exploding_one_subtracts(&mut self, label: &str, highest: i64) {
+        // The state is let go while the note is logged, as while a die is rolled.
+        let held = self.held.take().is_some();
+        let who = self.bound.me;
+        let fight = self.fight;
+        fight.note(|| {
+            format!(
+                "{}: a 1 on the {label} takes itself and the highest die ({highest}) away",
+                fight.name(who)
+            )
+        });
+        if held {
+            self.held = Some(self.fight.core());
+        }
     }
 
     fn bind(&mut self, collection: Slot, index: usize) -> bool {

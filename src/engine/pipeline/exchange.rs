@@ -688,7 +688,9 @@ impl FightHandle {
         };
         let taken = (env.bound.reached - absorbed).max(0);
         env.bound.damage = taken;
-        if taken > 0 {
+        // Off the location's hit points, unless the exchange judges wounds on what gets
+        // through alone (`take`).
+        if taken > 0 && exchange.take.as_ref().is_none_or(|take| env.holds(take)) {
             self.damage(defender, location, taken)
                 .map_err(|message| self.combat_error(message))?;
         }

@@ -159,6 +159,9 @@ pub struct TestKind {
     pub failures_tie: bool,
     /// Where this holds, a modifier given in dice counts its standard value.
     pub standard_modifiers: Option<Condition>,
+    /// The least a target its situational modifiers moved may be (`target_min`): a
+    /// target they leave lower is raised to it; one they do not move stays as it is.
+    pub target_min: Option<Number>,
     /// How `resist` and `contest` compare two tests of this kind.
     pub compare: Compare,
 }
@@ -316,6 +319,10 @@ pub struct Exchange {
     pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
     pub armour: Option<Number>,
+    /// Where this does not hold, what gets past the armour is not taken off hit points:
+    /// the wounds are judged on it alone (`damage`), for wounds with no pool of hit
+    /// points; taken whenever `None`.
+    pub take: Option<Condition>,
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
     pub wounds: Vec<WoundRule>,

@@ -473,6 +473,7 @@ impl TestKind {
         r.number(&mut self.roll);
         r.some_number(&mut self.total);
         r.number(&mut self.target);
+        r.some_number(&mut self.target_min);
         for modifier in &mut self.modifiers {
             r.condition(&mut modifier.guard);
         }
@@ -561,6 +562,7 @@ impl Exchange {
         r.some(&mut self.choose_location);
         r.some(&mut self.redirect_location);
         r.some_number(&mut self.armour);
+        r.some(&mut self.take);
         for wound in &mut self.wounds {
             r.condition(&mut wound.guard);
         }

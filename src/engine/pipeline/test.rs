@@ -40,7 +40,7 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
             env.bound.test = TestResult::default();
             let grade = grade_of(kind, grades, env);
             if let Some(level) = grades.no_roll[grade as usize] {
-                let target = env.number_of(&kind.target) + modifiers(kind, env);
+                let target = modified_target(kind, env);
                 env.bound.test = TestResult {
                     level,
                     target: grades.scaled(target, grade),
@@ -61,7 +61,7 @@ fn roll_held(kind: &TestKind, env: &mut FightEnv<'_>) -> TestResult {
     if let Some(total) = &kind.total {
         env.bound.test.total = env.number_of(total);
     }
-    env.bound.test.target = env.number_of(&kind.target) + modifiers(kind, env);
+    env.bound.test.target = modified_target(kind, env);
     if let Some((grades, grade)) = grade {
         env.bound.test.target = grades.scaled(env.bound.test.target, grade);
     }
@@ -126,7 +126,7 @@ fn roll_merged(kind: &TestKind, env: &mut FightEnv<'_>) -> Option<TestResult> {
         return None;
     }
     env.bound.test = TestResult::default();
-    let mut target = env.number_of(&kind.target) + modifiers(kind, env);
+    let mut target = modified_target(kind, env);
     if let Some(grades) = &kind.grades {
         let grade = grade_of(kind, grades, env);
         target = grades.scaled(target, grade);
@@ -282,6 +282,19 @@ impl Clone for LevelTables {
 impl std::fmt::Debug for LevelTables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("LevelTables")
+    }
+}
+
+/// The test's target with its situational modifiers; where they moved it, no lower than
+/// the kind's `target_min` ("Modifiers may never adjust the total ... below 3").
+#[inline]
+fn modified_target(kind: &TestKind, env: &mut FightEnv<'_>) -> i64 {
+    let target = env.number_of(&kind.target);
+    let modifiers = modifiers(kind, env);
+    let modified = target + modifiers;
+    match &kind.target_min {
+        Some(least) if modifiers != 0 => modified.max(env.number_of(least)),
+        _ => modified,
     }
 }
 
