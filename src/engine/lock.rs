@@ -1,5 +1,5 @@
 //! The lock of a fight's state. A fight runs on one thread at a time: its state is
-//! taken and let go some 1,700 times in a Legend duel and never waited for, so what
+//! taken and let go some 1,700 times in a shipped duel and never waited for, so what
 //! counts is the price of an uncontended lock. parking_lot's mutex pays a locked
 //! instruction to take it and another to let it go (about 8 ns a pair on the
 //! development machine, a quarter of a duel's time); this one pays for taking it only,

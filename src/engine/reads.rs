@@ -236,7 +236,7 @@ pub enum Read {
     ItemArmour,
     ParryArmour,
     /// A number of equipment.toml's `values` of `item` (`weapon.value.min_st`), and of
-    /// the weapon the defender reacts with (`parry.value.pd`): 0 for a weapon without it.
+    /// the weapon the defender reacts with (`parry.value.weight`): 0 for a weapon without it.
     ItemValue(Name),
     ParryValue(Name),
     /// The armour and hit points of `self`'s location that an option names.

@@ -288,7 +288,7 @@ mod tests {
         parse_tables(&file).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Legend's Unlucky and Doomed: "Roll twice, ignoring any rolls of 19 or 20." An
+    /// Rows that roll again: "Roll twice, ignoring any rolls of 19 or 20." An
     /// ignored 20 (Doomed) is only read: its own three rerolls are not rolled, so the
     /// dice after it are the Unlucky row's two rerolls.
     #[test]
