@@ -1806,3 +1806,145 @@ fn check_reports_a_misspelt_exchange_to_strike_and_a_strike_outside_an_exchange(
     );
     has(&report, "`strike melee` is an action of combat.toml");
 }
+
+#[test]
+fn a_value_kept_toward_an_opponent_is_read_by_the_party_it_names() {
+    // `set toward struck (...)` counts, on the attacker, the blows it struck at the
+    // defender; the attack test adds 20 for each blow the defender struck at the
+    // attacker (`other.toward.struck`), and the damage adds the defender's count toward
+    // the attacker (`defender.toward.struck`). Bryn attacks first (70, rolled 30:
+    // nothing of Aldric's toward her yet), Aldric parries; then she has struck at him
+    // once: Aldric attacks at 65 + 20 = 85, her parry stays 70 (Aldric struck at nobody),
+    // and his 1D8 = 6 + 1D4 = 3 + 1 = 10 is half deflected (5).
+    let (dir, ruleset) = fixture_copy(
+        "toward",
+        &[
+            (
+                "combat.toml",
+                "[turn]\n",
+                "toward = [\"struck\"]\n\n[turn]\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + 20 * other.toward.struck - ",
+            ),
+            (
+                "combat.toml",
+                "+ attacker.statistic.damage_modifier\n",
+                "+ attacker.statistic.damage_modifier + defender.toward.struck\n",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nif = \"true\"\ndo = \"set toward struck (self.toward.struck + 1)\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("toward_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 85, rolled 40: success");
+    has(&log, "Bryn: parry 70, rolled 40: success");
+    has(&log, "Bryn deflects 5");
+
+    // A name that `toward` does not list is refused where it is set and where it is read.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    for (from, to, help) in [
+        (
+            "set toward struck",
+            "set toward strck",
+            "did you mean `struck`?",
+        ),
+        (
+            "other.toward.struck",
+            "other.toward.strick",
+            "did you mean `struck`?",
+        ),
+    ] {
+        fs::write(&combat, written.replace(from, to)).unwrap();
+        let check = affray(&dir, &["check", "d100_duel"]);
+        let report = text(&check.stderr);
+        assert!(!check.status.success(), "{report}");
+        has(&report, help);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_location_found_at_the_attack_is_read_by_the_defence_and_hits() {
+    // `location_at = "attack"`: the hit location is rolled once the attack is rolled,
+    // before the defence, whose test reads it (a parry of the head is at +30), as does
+    // `hits` (a blow at the right arm misses); the blow lands where it was found, with no
+    // roll of its own. Bryn (30) aims at Aldric's head (9): his parry is at 65 + 30; her
+    // dagger's 3 is deflected. Aldric (40) finds Bryn's body (5): her parry stays 70
+    // (not the head), his 9 is half deflected and lands at the body, no die rolled: 5
+    // less 1 armour.
+    let (dir, ruleset) = fixture_copy(
+        "location_at",
+        &[
+            (
+                "combat.toml",
+                "location = \"hit_location\"\n",
+                "location = \"hit_location\"\nlocation_at = \"attack\"\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                r#"target = "self.skill.combat + if not attacking and location == \"head\" { 30 } else { 0 } - "#,
+            ),
+            (
+                "combat.toml",
+                "hits = 'outcome.attacker or",
+                "hits = 'location != \"right_arm\" and outcome.attacker or location != \"right_arm\" and",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "location_at_head",
+        &ruleset,
+        "1 1\n30 9 30 3\n40 5 40 6 3\n",
+        "",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "hit location for Aldric: 9 → Head");
+    has(&log, "Aldric: parry 95, rolled 30: success");
+    let located = log.find("hit location for Aldric").unwrap();
+    assert!(located < log.find("Aldric: parry 95").unwrap(), "{log}");
+    has(&log, "Aldric deflects 3");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "hit location for Bryn: 5 → Body");
+    has(&log, "Bryn: parry 70, rolled 40: success");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 4 to body");
+    assert_eq!(log.matches("hit location for").count(), 2, "{log}");
+
+    // A blow found at the right arm does not hit: no damage is rolled.
+    let (log, _) = duel_with(
+        "location_at_arm",
+        &ruleset,
+        "1 1\n30 7 30\n40 5 40 6 3\n",
+        "",
+    );
+    has(&log, "hit location for Aldric: 7 → Right Arm");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    assert!(!log.contains("Aldric deflects"), "{log}");
+    has(&log, "Bryn takes 4 to body");
+
+    // A stage it does not know is refused.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace("location_at = \"attack\"", "location_at = \"atack\""),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "did you mean `attack`?");
+    let _ = fs::remove_dir_all(&dir);
+}

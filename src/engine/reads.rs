@@ -47,6 +47,9 @@ pub struct Vocabulary {
     /// (`weapon.value.min_st`), in the order first met; `None` while equipment.toml did
     /// not load, when any name is taken (its own problems are reported instead).
     pub weapon_values: Option<Vec<String>>,
+    /// The values a combatant keeps toward each other combatant (combat.toml's `toward`:
+    /// `set toward NAME (EXPR)`, read as `self.toward.NAME`); empty without combat.toml.
+    pub toward: Vec<String>,
 }
 
 impl Vocabulary {
@@ -164,6 +167,10 @@ pub enum Read {
     /// whole fight.
     ScenarioModifier(Who, Name),
     Value(Who, Name),
+    /// `self.toward.NAME`: the value the combatant keeps toward the other party bound
+    /// (`other` for `self`, `self` for every other combatant), by the name's place among
+    /// the vocabulary's `toward`; 0 until one is set.
+    Toward(Who, u32),
     /// Whether the combatant has the condition; its bit ([`Vocabulary::condition_bit`],
     /// 0: read by name).
     Condition(Who, Name, u64),
@@ -348,7 +355,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 21] = [
+const FIELDS: [&str; 22] = [
     "given",
     "skill_of",
     "weapon_skill",
@@ -356,6 +363,7 @@ const FIELDS: [&str; 21] = [
     "dice",
     "statistic",
     "value",
+    "toward",
     "option",
     "holds",
     "modifier",
@@ -452,6 +460,7 @@ impl<'v> FightScope<'v> {
                 "roll",
                 "total",
                 "target",
+                "location",
                 "round",
                 "fight",
             ],
@@ -552,6 +561,10 @@ impl<'v> FightScope<'v> {
                 self.slot(Read::SkillDice(who, name.into()), Type::Dice)
             }
             ["value", name] => self.slot(Read::Value(who, name.into()), Type::Number),
+            ["toward", name] => match vocabulary.toward.iter().position(|n| n == name) {
+                Some(at) => self.slot(Read::Toward(who, at as u32), Type::Number),
+                None => unknown(2, vocabulary.toward.clone()),
+            },
             ["statistic", name] if declared(&vocabulary.statistics, name) => {
                 self.slot(Read::Statistic(who, name.into()), Type::Number)
             }
@@ -609,6 +622,9 @@ impl Scope for FightScope<'_> {
             };
         }
         let exchange = self.at == Place::Exchange;
+        // A test rolled in an exchange reads the location found before it (none
+        // elsewhere, nor before the exchange finds it).
+        let located = exchange || self.at == Place::Test;
         match words.as_slice() {
             ["self", _, ..] => self.combatant(Who::Me, path),
             ["other", _, ..] => self.combatant(Who::Other, path),
@@ -619,7 +635,7 @@ impl Scope for FightScope<'_> {
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             // Which location: compared with the hit location table's rows.
-            ["location"] if exchange => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
+            ["location"] if located => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
             // The wound the blow gave: compared with the exchange's wound levels.
             ["wound"] if exchange => self.slot(Read::Wound, Type::Symbol(WOUNDS)),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
@@ -1091,6 +1107,10 @@ impl Considers {
                 | Read::NoValues { who, .. }
                 | Read::Allies(who)
                 | Read::Engaged(who) => considers.other |= other(who),
+                // Kept toward the option's combatant, whoever holds it.
+                Read::Toward(who, _) => {
+                    considers.other |= other(who) || !binds(within, true);
+                }
                 Read::WeaponSkill(who) => {
                     considers.other |= other(who);
                     considers.item |= item();
@@ -1300,6 +1320,17 @@ impl<'a> World<'a> {
             }
             Read::Allies(who) => side_count(*who, true, false),
             Read::Engaged(who) => side_count(*who, false, true),
+            Read::Toward(who, index) => {
+                let holder = World::who(bound, *who);
+                let toward = match holder {
+                    Some(holder) if holder == bound.me => bound.other,
+                    Some(_) => Some(bound.me),
+                    None => None,
+                };
+                holder.zip(toward).map_or(0, |(holder, toward)| {
+                    core.combatants[holder].toward(*index, toward, core.combatants.len())
+                })
+            }
             Read::Distance => bound.other.map_or(0, |other| {
                 core.distances[bound.me * core.combatants.len() + other]
             }),

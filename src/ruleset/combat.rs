@@ -60,6 +60,10 @@ type Text = TomlSpanned<String>;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CombatFile {
+    /// The values a combatant keeps toward each other combatant (`set toward NAME
+    /// (EXPR)`, read as `self.toward.NAME`).
+    #[serde(default)]
+    toward: Vec<Text>,
     #[serde(default)]
     turn: TurnEntry,
     #[serde(default)]
@@ -216,6 +220,9 @@ struct ExchangeEntry {
     location: Option<Text>,
     choose_location: Option<Text>,
     redirect_location: Option<Text>,
+    /// When the location is found: `"blow"` (unless said: once the blow lands) or
+    /// `"attack"` (once the attack is rolled, before the defence).
+    location_at: Option<Text>,
     armour: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
@@ -435,6 +442,7 @@ impl<'a> Compiler<'a> {
             "table" => "of this ruleset",
             "weapon" => "in equipment.toml `[weapons]`",
             "comparison" => "a test kind may make",
+            "stage" => "that `location_at` may name",
             _ => "in combat.toml",
         };
         self.problems.push(
@@ -513,6 +521,24 @@ impl<'a> Compiler<'a> {
             }
             if let Action::If { condition, .. } = &mut action.value {
                 self.action_guard(condition);
+            }
+            if let Action::Toward { value, index, .. } = &mut action.value {
+                let known = &self.scope.vocabulary.toward;
+                match known.iter().position(|n| value.value == n.as_str()) {
+                    Some(at) => *index = at as u32,
+                    None => self.problems.push(
+                        UnknownName::new(
+                            "affray::combat::unknown_toward",
+                            "value kept toward an opponent",
+                            self.file,
+                            value.value.as_str(),
+                            value.span,
+                            "in combat.toml `toward`",
+                            known.clone(),
+                        )
+                        .into(),
+                    ),
+                }
             }
             if let Action::Strike { exchange } = &action.value
                 && !self.exchanges.iter().any(|e| exchange.value == e.as_str())
@@ -1431,6 +1457,35 @@ pub(super) fn compile_combat(
     problems: &mut Problems,
 ) -> Option<Combat> {
     let before = problems.len();
+    // The `toward` names are combat.toml's own.
+    let with_toward;
+    let vocabulary = if decoded.toward.is_empty() {
+        vocabulary
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for name in &decoded.toward {
+            if names.contains(name.get_ref()) {
+                problems.push(
+                    RulesetProblem::Toml {
+                        src: file.named(),
+                        span: Some(content(name).into()),
+                        file: file.name().to_string(),
+                        label: "said twice".into(),
+                        message: format!("`{}` is in `toward` twice", name.get_ref()),
+                        help: "keep one".into(),
+                    }
+                    .into(),
+                );
+            } else {
+                names.push(name.get_ref().clone());
+            }
+        }
+        with_toward = Vocabulary {
+            toward: names,
+            ..vocabulary.clone()
+        };
+        &with_toward
+    };
     let mut scope = FightScope::new(vocabulary, Place::Turn, String::new());
     scope.tables = names.tables.iter().map(|(table, _)| table).collect();
     let mut compiler = Compiler {
@@ -1950,6 +2005,22 @@ pub(super) fn compile_combat(
                 .table(text, names, "roll")
                 .map(|_| text.get_ref().clone())
         });
+        let location_at_attack = match entry.location_at.as_ref() {
+            None => Some(false),
+            Some(text) => match text.get_ref().as_str() {
+                "blow" => Some(false),
+                "attack" => Some(true),
+                _ => {
+                    compiler.unknown(
+                        "affray::combat::unknown_stage",
+                        "stage",
+                        text,
+                        vec!["attack".into(), "blow".into()],
+                    );
+                    None
+                }
+            },
+        };
         compiler.at(
             Place::Exchange,
             false,
@@ -2115,6 +2186,7 @@ pub(super) fn compile_combat(
             && written(&entry.redirect_location, redirect_location.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
+            && let Some(location_at_attack) = location_at_attack
             && written(&entry.unopposed, unopposed.is_some())
             && written(&entry.reactions_after, reactions_after.is_some())
             && (entry.effects.is_none() || effects.is_some())
@@ -2137,6 +2209,7 @@ pub(super) fn compile_combat(
                 location: location.map(Name::from),
                 choose_location,
                 redirect_location,
+                location_at_attack,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
                 wounds,

@@ -663,6 +663,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
         modifiers: Vec::new(),
         locations: Vec::new(),
         weapon_values: None,
+        toward: Vec::new(),
     }
 }
 
@@ -1106,8 +1107,9 @@ impl Names<'_> {
                 | Action::Spend { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge => {}
-                // The exchange is combat.toml's, checked when it is compiled.
-                Action::Strike { .. } => {}
+                // The exchange and the `toward` names are combat.toml's, checked when it
+                // is compiled.
+                Action::Strike { .. } | Action::Toward { .. } => {}
                 // The test (or an `if`'s condition) is combat.toml's, checked when it is
                 // compiled; what happens on a success or a failure, or what a party
                 // does, is checked here like any action.

@@ -140,6 +140,11 @@ impl FightHandle {
         };
         self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
+        // "When attacking a foe wearing piecemeal armor, determine the hit location":
+        // before the defence, which may read it.
+        if exchange.location_at_attack {
+            env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
+        }
 
         let reaction = match &exchange.reactions_after {
             None => self.complete(declared, defender, &mut env)?,
@@ -619,7 +624,7 @@ impl FightHandle {
         let Some(option) = instead.options.iter().find(|o| o.name == chosen) else {
             return Ok(false);
         };
-        if option.locate {
+        if option.locate && !exchange.location_at_attack {
             env.bound.location = Some(self.locate(exchange, defender, env)?);
         }
         self.perform(defender, &option.actions, &option.name, env)?;
@@ -672,7 +677,11 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
-        let location = self.locate(exchange, defender, env)?;
+        // Found already once the attack was rolled, where the exchange says so.
+        let location = match env.bound.location.filter(|_| exchange.location_at_attack) {
+            Some(location) => location,
+            None => self.locate(exchange, defender, env)?,
+        };
         env.bound.location = Some(location);
         if let Some(knockback) = exchange.knockback.as_ref().filter(|k| k.before_armour) {
             self.knock_back(knockback, defender, env)?;
@@ -908,6 +917,17 @@ impl FightHandle {
                 } => {
                     let to = self.action_number(expr, env)?;
                     self.set_value(who, value.value, to);
+                    continue;
+                }
+                // Kept toward the other party of the exchange.
+                Action::Toward { to, index, .. } => {
+                    let to = self.action_number(to, env)?;
+                    let (attacker, defender) = env.bound.parties();
+                    let other = if who == attacker { defender } else { attacker };
+                    let names = self.combat().map_or(0, |c| c.vocabulary.toward.len());
+                    let mut core = self.core();
+                    let count = core.combatants.len();
+                    core.combatants[who].set_toward((*index, names), other, count, to);
                     continue;
                 }
                 Action::Condition {

@@ -312,6 +312,10 @@ pub struct Exchange {
     /// When this holds (and `choose_location` does not), the defender chooses the
     /// location (decision `redirect_location`) among the table's rows.
     pub redirect_location: Option<Condition>,
+    /// The location is found once the attack is rolled (`location_at = "attack"`), so
+    /// that the defence's test, `hits` and every later stage read it; else once the
+    /// blow lands.
+    pub location_at_attack: bool,
     /// The rows of the location table, offered when the attacker chooses.
     pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
