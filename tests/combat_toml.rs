@@ -1948,3 +1948,45 @@ fn a_location_found_at_the_attack_is_read_by_the_defence_and_hits() {
     has(&report, "did you mean `attack`?");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn injury_says_what_is_taken_past_the_armour_worn_at_the_location() {
+    // The armour stops what the armour worn at the location gives as `dr_cut`
+    // (`location.worn.dr_cut`: the leather's 3), and `injury` takes half again of what
+    // gets through from a weapon that gives `cut` (the broadsword). Aldric's 1D8 = 6 +
+    // 1D4 = 3 = 9, 4 deflected, 5 at the body less 3: 2 get through, 3 taken.
+    let (dir, ruleset) = fixture_copy(
+        "injury",
+        &[
+            (
+                "combat.toml",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'",
+                "armour = 'location.worn.dr_cut'\ninjury = 'if weapon.value.cut > 0 { damage * 3 / 2 } else { damage }'",
+            ),
+            (
+                "equipment.toml",
+                "ap = 1",
+                "ap = 1\nvalues = { dr_cut = 3 }",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d8\"\n",
+                "damage = \"1d8\"\nvalues = { cut = 1 }\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("injury_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 3 to body, 3 HP left there");
+
+    // A name no armour gives a number is refused, with the names that are.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(&combat, written.replace("worn.dr_cut", "worn.dr_cutt")).unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "did you mean `dr_cut`?");
+    let _ = fs::remove_dir_all(&dir);
+}

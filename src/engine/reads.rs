@@ -47,6 +47,8 @@ pub struct Vocabulary {
     /// (`weapon.value.min_st`), in the order first met; `None` while equipment.toml did
     /// not load, when any name is taken (its own problems are reported instead).
     pub weapon_values: Option<Vec<String>>,
+    /// The same of equipment.toml's armour (`location.worn.NAME`).
+    pub armour_values: Option<Vec<String>>,
     /// The values a combatant keeps toward each other combatant (combat.toml's `toward`:
     /// `set toward NAME (EXPR)`, read as `self.toward.NAME`); empty without combat.toml.
     pub toward: Vec<String>,
@@ -245,6 +247,9 @@ pub enum Read {
     /// the weapon the defender reacts with (`parry.value.pd`): 0 for a weapon without it.
     ItemValue(Name),
     ParryValue(Name),
+    /// A number of equipment.toml's `values` of the armour worn at the location bound
+    /// (`location.worn.dr_cut`): 0 where none is worn, or it gives none.
+    LocationWorn(Name),
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,
     LocationHitPoints,
@@ -641,9 +646,16 @@ impl Scope for FightScope<'_> {
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
             ["location", "max_hit_points"] => self.slot(Read::LocationMaxHitPoints, Type::Number),
-            ["location", _] => Resolution::Unknown {
+            ["location", "worn", name] => match &self.vocabulary.armour_values {
+                Some(known) if !known.iter().any(|n| n == name) => Resolution::Unknown {
+                    at: 2,
+                    known: known.clone(),
+                },
+                _ => self.slot(Read::LocationWorn((*name).into()), Type::Number),
+            },
+            ["location", _, ..] => Resolution::Unknown {
                 at: 1,
-                known: ["armour", "hit_points", "max_hit_points"]
+                known: ["armour", "hit_points", "max_hit_points", "worn"]
                     .map(String::from)
                     .to_vec(),
             },
@@ -1124,6 +1136,7 @@ impl Considers {
                 | Read::ItemValue(_)
                 | Read::ItemDamage => considers.item |= item(),
                 Read::LocationArmour
+                | Read::LocationWorn(_)
                 | Read::LocationHitPoints
                 | Read::LocationMaxHitPoints
                 | Read::Location => considers.location = true,
@@ -1358,6 +1371,21 @@ impl<'a> World<'a> {
                         Read::LocationHitPoints => location.hit_points,
                         _ => location.max_hit_points,
                     })
+            }
+            Read::LocationWorn(name) => {
+                let owner = bound.location_of.unwrap_or(bound.me);
+                bound
+                    .location
+                    .and_then(|location| {
+                        let spec = &core.combatants[owner].spec;
+                        spec.armour_items.get(location.as_str())
+                    })
+                    .and_then(|worn| self.equipment.armour.get(worn))
+                    .and_then(|armour| match armour.values.get(name.as_str()) {
+                        Some(crate::engine::model::EquipmentValue::Number(n)) => Some(*n),
+                        _ => None,
+                    })
+                    .unwrap_or(0)
             }
             _ => bound.number(read).unwrap_or(0),
         }

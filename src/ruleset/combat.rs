@@ -224,6 +224,8 @@ struct ExchangeEntry {
     /// `"attack"` (once the attack is rolled, before the defence).
     location_at: Option<Text>,
     armour: Option<Text>,
+    /// What the defender takes of the damage past the armour (`damage`).
+    injury: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
     /// A wound level comes once per location.
@@ -529,11 +531,11 @@ impl<'a> Compiler<'a> {
                     None => self.problems.push(
                         UnknownName::new(
                             "affray::combat::unknown_toward",
-                            "value kept toward an opponent",
+                            "toward value",
                             self.file,
                             value.value.as_str(),
                             value.span,
-                            "in combat.toml `toward`",
+                            "in combat.toml's `toward` list",
                             known.clone(),
                         )
                         .into(),
@@ -1640,7 +1642,7 @@ pub(super) fn compile_combat(
             format!("the margin of the test `{name}`"),
         );
         // Of the test alone: both sides' margins are read under one binding.
-        compiler.scope.hidden = &["self", "other", "weapon", "attacking"];
+        compiler.scope.hidden = &["self", "other", "weapon", "attacking", "location"];
         let margin = entry.margin.as_ref().and_then(|text| compiler.number(text));
         let compare = match entry.compare.as_ref().map(|c| c.get_ref().as_str()) {
             None | Some("levels") => {
@@ -2045,6 +2047,12 @@ pub(super) fn compile_combat(
             format!("the exchange `{name}`'s `armour`"),
         );
         let armour = entry.armour.as_ref().and_then(|t| compiler.number(t));
+        compiler.at(
+            Place::Exchange,
+            true,
+            format!("the exchange `{name}`'s `injury`"),
+        );
+        let injury = entry.injury.as_ref().and_then(|t| compiler.number(t));
         let mut wounds = Vec::new();
         for wound in &entry.wounds {
             compiler.at(
@@ -2181,6 +2189,7 @@ pub(super) fn compile_combat(
             && bare_hands.as_ref().is_none_or(Option::is_some)
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
+            && written(&entry.injury, injury.is_some())
             && written(&entry.reduction, reduction.is_some())
             && written(&entry.choose_location, choose_location.is_some())
             && written(&entry.redirect_location, redirect_location.is_some())
@@ -2212,6 +2221,7 @@ pub(super) fn compile_combat(
                 location_at_attack,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
+                injury,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
                 after,

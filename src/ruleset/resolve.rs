@@ -140,6 +140,17 @@ pub(super) fn resolve(
         }
         names
     });
+    vocabulary.armour_values = equipment_loaded.then(|| {
+        let mut names: Vec<String> = Vec::new();
+        for armour in equipment.armour.values() {
+            for (name, value) in &armour.values {
+                if matches!(value, EquipmentValue::Number(_)) && !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+        names
+    });
     vocabulary.modifiers = tables
         .iter()
         .filter_map(|(table, _)| match &table.kind {
@@ -663,6 +674,7 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
         modifiers: Vec::new(),
         locations: Vec::new(),
         weapon_values: None,
+        armour_values: None,
         toward: Vec::new(),
     }
 }

@@ -690,8 +690,14 @@ impl FightHandle {
             Some(armour) => env.number_of(armour).max(0),
             None => 0,
         };
-        let taken = (env.bound.reached - absorbed).max(0);
+        let mut taken = (env.bound.reached - absorbed).max(0);
         env.bound.damage = taken;
+        // "All damage that gets through the target's armor": what the defender takes of it.
+        if let Some(injury) = &exchange.injury {
+            taken = env.number_of(injury).max(0);
+            self.fatal()?;
+            env.bound.damage = taken;
+        }
         if taken > 0 {
             self.damage(defender, location, taken)
                 .map_err(|message| self.combat_error(message))?;

@@ -320,6 +320,9 @@ pub struct Exchange {
     pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
     pub armour: Option<Number>,
+    /// What is taken of the damage past the armour (which it reads as `damage`): a
+    /// multiplier by damage type or location, a cap; all of it when `None`.
+    pub injury: Option<Number>,
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
     pub wounds: Vec<WoundRule>,
