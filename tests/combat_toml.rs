@@ -1990,3 +1990,78 @@ fn injury_says_what_is_taken_past_the_armour_worn_at_the_location() {
     has(&report, "did you mean `dr_cut`?");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn one_pool_takes_every_blow_at_the_location_found_for_the_armour() {
+    // `pool = "total"`: Bryn has 12 hit points in one pool beside the hit location
+    // table; Aldric's blow is found at the body (5), whose armour (1) it reads, and is
+    // taken from the pool: 9, 4 deflected, 5 less 1, 4 taken, 8 left; the body keeps its 6.
+    let (dir, ruleset) = fixture_copy(
+        "pool",
+        &[
+            (
+                "combat.toml",
+                "location = \"hit_location\"\n",
+                "location = \"hit_location\"\npool = \"total\"\n",
+            ),
+            (
+                "combat.toml",
+                "if = \"location.hit_points <= 0\"",
+                "if = \"defender.hit_points <= 0\"",
+            ),
+            (
+                "scenarios/duel.toml",
+                "body = 6, right_arm = 3, left_arm = 3, head = 4 }",
+                "body = 6, right_arm = 3, left_arm = 3, head = 4, total = 12 }",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("pool_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "hit location for Bryn: 5 → Body");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 4, 8 HP left");
+    assert!(!log.contains("Bryn takes 4 to body"), "{log}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rule_repeated_is_done_that_many_times_while_its_guard_holds() {
+    // An `after` rule with `repeat = "5"` adds 1 to the attacker's `count` while it is
+    // under 3: after Bryn's attack it is done three times, not five (its guard read
+    // again before each time), and her parry adds 10 for each: 70 + 30.
+    let (dir, ruleset) = fixture_copy(
+        "repeat",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + 10 * self.value.count - ",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nif = \"self.value.count < 3\"\nrepeat = \"5\"\ndo = \"set count (self.value.count + 1)\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("repeat_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "Bryn: parry 100, rolled 40: success");
+
+    // A count may not roll dice.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace("repeat = \"5\"", "repeat = \"1d6\""),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "repeat");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -226,6 +226,9 @@ struct ExchangeEntry {
     armour: Option<Text>,
     /// What the defender takes of the damage past the armour (`damage`).
     injury: Option<Text>,
+    /// The location whose hit points every blow takes (the location found still says
+    /// the armour and the effects).
+    pool: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
     /// A wound level comes once per location.
@@ -372,6 +375,8 @@ struct WoundEntry {
 struct AfterEntry {
     /// `outcome` (before the blow) or `end` (the default).
     at: Option<Text>,
+    /// How many times the actions are done (once unless said).
+    repeat: Option<Text>,
     #[serde(rename = "if")]
     guard: Text,
     to: Option<Text>,
@@ -445,6 +450,7 @@ impl<'a> Compiler<'a> {
             "weapon" => "in equipment.toml `[weapons]`",
             "comparison" => "a test kind may make",
             "stage" => "that `location_at` may name",
+            "pool" => "that may hold the hit points (`total` or a location of the table)",
             _ => "in combat.toml",
         };
         self.problems.push(
@@ -2007,6 +2013,17 @@ pub(super) fn compile_combat(
                 .table(text, names, "roll")
                 .map(|_| text.get_ref().clone())
         });
+        // The pool is `total` or a location of the exchange's table.
+        let pool = match entry.pool.as_ref() {
+            Some(text) if text.get_ref() != "total" && !locations.contains(text.get_ref()) => {
+                let known = std::iter::once("total".to_string())
+                    .chain(locations.iter().cloned())
+                    .collect();
+                compiler.unknown("affray::combat::unknown_pool", "pool", text, known);
+                None
+            }
+            pool => Some(pool.map(|pool| Name::new(pool.get_ref()))),
+        };
         let location_at_attack = match entry.location_at.as_ref() {
             None => Some(false),
             Some(text) => match text.get_ref().as_str() {
@@ -2098,6 +2115,12 @@ pub(super) fn compile_combat(
                     None
                 }
             };
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the `repeat` of an `after` rule of `{name}`"),
+            );
+            let repeat = rule.repeat.as_ref().map(|text| compiler.number(text));
             let actions = compiler.actions(&rule.actions, names);
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
@@ -2115,12 +2138,19 @@ pub(super) fn compile_combat(
                     None
                 }
             };
-            if let (Some(guard), Some(to), Some(actions), Some(at)) = (guard, to, actions, at) {
+            if let (Some(guard), Some(to), Some(actions), Some(at), Some(repeat)) = (
+                guard,
+                to,
+                actions,
+                at,
+                repeat.map_or(Some(None), |r| r.map(Some)),
+            ) {
                 after.push(After {
                     at,
                     guard,
                     to,
                     actions,
+                    repeat,
                 });
             }
         }
@@ -2196,6 +2226,7 @@ pub(super) fn compile_combat(
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
             && let Some(location_at_attack) = location_at_attack
+            && let Some(pool) = pool
             && written(&entry.unopposed, unopposed.is_some())
             && written(&entry.reactions_after, reactions_after.is_some())
             && (entry.effects.is_none() || effects.is_some())
@@ -2222,6 +2253,7 @@ pub(super) fn compile_combat(
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
                 injury,
+                pool,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
                 after,

@@ -109,6 +109,7 @@ impl FightHandle {
         env.bound.other = Some(defender);
         env.bound.item = weapon;
         env.bound.location_of = Some(defender);
+        env.pool = exchange.pool;
 
         // "The intention to parry must be declared before any attack roll is made."
         // (Or, `reactions_after`, once the attack is rolled.)
@@ -205,7 +206,21 @@ impl FightHandle {
                     Role::Attacker => attacker,
                     Role::Defender => defender,
                 };
-                self.perform(whom, &rule.actions, &exchange.name, env)?;
+                // As many times as `repeat` says (read once), while the guard holds.
+                let times = match &rule.repeat {
+                    None => 1,
+                    Some(repeat) => {
+                        let times = env.number_of(repeat);
+                        self.fatal()?;
+                        times
+                    }
+                };
+                for time in 0..times {
+                    if time > 0 && !env.holds(&rule.guard) {
+                        break;
+                    }
+                    self.perform(whom, &rule.actions, &exchange.name, env)?;
+                }
             }
         }
         Ok(())
@@ -699,7 +714,7 @@ impl FightHandle {
             env.bound.damage = taken;
         }
         if taken > 0 {
-            self.damage(defender, location, taken)
+            self.damage(defender, exchange.pool.unwrap_or(location), taken)
                 .map_err(|message| self.combat_error(message))?;
         }
         self.effects_at(exchange, EffectTime::Blow, env)?;
@@ -904,7 +919,7 @@ impl FightHandle {
                             action.value
                         )));
                     };
-                    self.damage(who, location, amount)
+                    self.damage(who, env.pool.unwrap_or(location), amount)
                         .map_err(|message| self.combat_error(message))?;
                     continue;
                 }

@@ -323,6 +323,10 @@ pub struct Exchange {
     /// What is taken of the damage past the armour (which it reads as `damage`): a
     /// multiplier by damage type or location, a cap; all of it when `None`.
     pub injury: Option<Number>,
+    /// The location whose hit points a blow takes, whatever location it was found at
+    /// (which still says the armour and the effects): one pool of hit points beside
+    /// a hit location table.
+    pub pool: Option<Name>,
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
     pub wounds: Vec<WoundRule>,
@@ -546,6 +550,10 @@ pub struct After {
     /// Whom the actions befall.
     pub to: Role,
     pub actions: Vec<Spanned<Action>>,
+    /// How many times the actions are done (none for 0 or less), read once the guard
+    /// holds; the guard is read again before each time after the first (once unless
+    /// said).
+    pub repeat: Option<Number>,
 }
 
 /// When an `after` rule is done.
