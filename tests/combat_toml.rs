@@ -1849,6 +1849,21 @@ fn a_value_kept_toward_an_opponent_is_read_by_the_party_it_names() {
     has(&log, "Bryn: parry 70, rolled 40: success");
     has(&log, "Bryn deflects 5");
 
+    // A tactics list reads them too: each opponent in turn as `other`, `self.toward.NAME`
+    // is toward it. Aldric, who has struck at nobody, parries Bryn; Bryn, who has struck
+    // at Aldric, dodges him.
+    let tactics = ruleset.join("tactics.toml");
+    let written = fs::read_to_string(&tactics).unwrap();
+    fs::write(
+        &tactics,
+        format!("[[reaction]]\nif = \"any(opponents, self.toward.struck > 0)\"\nchoose = \"dodge\"\n{written}"),
+    )
+    .unwrap();
+    let (log, _) = duel_with("toward_tactics", &ruleset, "1 1\n30 30 3\n40 40\n", "");
+    has(&log, "Aldric chooses reaction: parry");
+    has(&log, "Bryn chooses reaction: dodge");
+    fs::write(&tactics, written).unwrap();
+
     // A name that `toward` does not list is refused where it is set and where it is read.
     let combat = ruleset.join("combat.toml");
     let written = fs::read_to_string(&combat).unwrap();

@@ -101,6 +101,26 @@ struct TurnEntry {
     hooks_if: Option<Text>,
 }
 
+/// The names of combat.toml's `toward` list, each once, read before the rest of it is
+/// (tactics lists read them); none when the file does not decode.
+pub(super) fn toward_names(file: &SourceFile) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Toward {
+        #[serde(default)]
+        toward: Vec<String>,
+    }
+    let mut names: Vec<String> = toml::from_str::<Toward>(file.text())
+        .map(|t| t.toward)
+        .unwrap_or_default();
+    let mut seen = Vec::new();
+    names.retain(|name| {
+        let first = !seen.contains(name);
+        seen.push(name.clone());
+        first
+    });
+    names
+}
+
 /// `[hands]`: how many hands a combatant has, and how many a weapon takes.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

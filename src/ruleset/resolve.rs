@@ -169,6 +169,12 @@ pub(super) fn resolve(
             _ => Vec::new(),
         })
         .unwrap_or_default();
+    // The values kept toward each opponent are combat.toml's; tactics lists read them
+    // too (its own problems are reported when combat.toml is compiled).
+    vocabulary.toward = inputs
+        .combat
+        .map(super::combat::toward_names)
+        .unwrap_or_default();
     let before = problems.len();
     let mut lists = |file: &SourceFile| {
         decode::<TacticsFile>(file, problems)
