@@ -248,7 +248,7 @@ pub enum Read {
     ItemValue(Name),
     ParryValue(Name),
     /// A number of equipment.toml's `values` of the armour worn at the location bound
-    /// (`location.worn.dr_cut`): 0 where none is worn, or it gives none.
+    /// (`location.worn.NAME`): 0 where none is worn, or it gives none.
     LocationWorn(Name),
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,

@@ -205,7 +205,7 @@ pub enum Action {
         value: Spanned<crate::names::Name>,
         to: Amount,
     },
-    /// `set toward facing (2)`: a value the combatant keeps toward the other party of
+    /// `set toward guard (2)`: a value the combatant keeps toward the other party of
     /// the exchange (one per opponent), read as `self.toward.NAME` (combat.toml's
     /// exchanges). `index` is the name's place among combat.toml's `toward` names, found
     /// when combat.toml is compiled.

@@ -141,7 +141,7 @@ impl FightHandle {
         };
         self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
-        // "When attacking a foe wearing piecemeal armor, determine the hit location":
+        // Where the defence depends on where the blow falls, the location is found now,
         // before the defence, which may read it.
         if exchange.location_at_attack {
             env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
@@ -707,7 +707,7 @@ impl FightHandle {
         };
         let mut taken = (env.bound.reached - absorbed).max(0);
         env.bound.damage = taken;
-        // "All damage that gets through the target's armor": what the defender takes of it.
+        // What the defender takes of what gets through the armour.
         if let Some(injury) = &exchange.injury {
             taken = env.number_of(injury).max(0);
             self.fatal()?;
