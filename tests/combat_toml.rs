@@ -2041,3 +2041,277 @@ fn check_reports_a_misspelt_exchange_to_strike_and_a_strike_outside_an_exchange(
     );
     has(&report, "`strike melee` is an action of combat.toml");
 }
+
+#[test]
+fn a_value_kept_toward_an_opponent_is_read_by_the_party_it_names() {
+    // `set toward struck (...)` counts, on the attacker, the blows it struck at the
+    // defender; the attack test adds 20 for each blow the defender struck at the
+    // attacker (`other.toward.struck`), and the damage adds the defender's count toward
+    // the attacker (`defender.toward.struck`). Bryn attacks first (70, rolled 30:
+    // nothing of Aldric's toward her yet), Aldric parries; then she has struck at him
+    // once: Aldric attacks at 65 + 20 = 85, her parry stays 70 (Aldric struck at nobody),
+    // and his 1D8 = 6 + 1D4 = 3 + 1 = 10 is half deflected (5).
+    let (dir, ruleset) = fixture_copy(
+        "toward",
+        &[
+            (
+                "combat.toml",
+                "[turn]\n",
+                "toward = [\"struck\"]\n\n[turn]\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + 20 * other.toward.struck - ",
+            ),
+            (
+                "combat.toml",
+                "+ attacker.statistic.damage_modifier\n",
+                "+ attacker.statistic.damage_modifier + defender.toward.struck\n",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nif = \"true\"\ndo = \"set toward struck (self.toward.struck + 1)\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("toward_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 85, rolled 40: success");
+    has(&log, "Bryn: parry 70, rolled 40: success");
+    has(&log, "Bryn deflects 5");
+
+    // A tactics list reads them too: each opponent in turn as `other`, `self.toward.NAME`
+    // is toward it. Aldric, who has struck at nobody, parries Bryn; Bryn, who has struck
+    // at Aldric, dodges him.
+    let tactics = ruleset.join("tactics.toml");
+    let written = fs::read_to_string(&tactics).unwrap();
+    fs::write(
+        &tactics,
+        format!("[[reaction]]\nif = \"any(opponents, self.toward.struck > 0)\"\nchoose = \"dodge\"\n{written}"),
+    )
+    .unwrap();
+    let (log, _) = duel_with("toward_tactics", &ruleset, "1 1\n30 30 3\n40 40\n", "");
+    has(&log, "Aldric chooses reaction: parry");
+    has(&log, "Bryn chooses reaction: dodge");
+    fs::write(&tactics, written).unwrap();
+
+    // A name that `toward` does not list is refused where it is set and where it is read.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    for (from, to, help) in [
+        (
+            "set toward struck",
+            "set toward strck",
+            "did you mean `struck`?",
+        ),
+        (
+            "other.toward.struck",
+            "other.toward.strick",
+            "did you mean `struck`?",
+        ),
+    ] {
+        fs::write(&combat, written.replace(from, to)).unwrap();
+        let check = affray(&dir, &["check", "d100_duel"]);
+        let report = text(&check.stderr);
+        assert!(!check.status.success(), "{report}");
+        has(&report, help);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_location_found_at_the_attack_is_read_by_the_defence_and_hits() {
+    // `location_at = "attack"`: the hit location is rolled once the attack is rolled,
+    // before the defence, whose test reads it (a parry of the head is at +30), as does
+    // `hits` (a blow at the right arm misses); the blow lands where it was found, with no
+    // roll of its own. Bryn (30) aims at Aldric's head (9): his parry is at 65 + 30; her
+    // dagger's 3 is deflected. Aldric (40) finds Bryn's body (5): her parry stays 70
+    // (not the head), his 9 is half deflected and lands at the body, no die rolled: 5
+    // less 1 armour.
+    let (dir, ruleset) = fixture_copy(
+        "location_at",
+        &[
+            (
+                "combat.toml",
+                "location = \"hit_location\"\n",
+                "location = \"hit_location\"\nlocation_at = \"attack\"\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                r#"target = "self.skill.combat + if not attacking and location == \"head\" { 30 } else { 0 } - "#,
+            ),
+            (
+                "combat.toml",
+                "hits = 'outcome.attacker or",
+                "hits = 'location != \"right_arm\" and outcome.attacker or location != \"right_arm\" and",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "location_at_head",
+        &ruleset,
+        "1 1\n30 9 30 3\n40 5 40 6 3\n",
+        "",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "hit location for Aldric: 9 → Head");
+    has(&log, "Aldric: parry 95, rolled 30: success");
+    let located = log.find("hit location for Aldric").unwrap();
+    assert!(located < log.find("Aldric: parry 95").unwrap(), "{log}");
+    has(&log, "Aldric deflects 3");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "hit location for Bryn: 5 → Body");
+    has(&log, "Bryn: parry 70, rolled 40: success");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 4 to body");
+    assert_eq!(log.matches("hit location for").count(), 2, "{log}");
+
+    // A blow found at the right arm does not hit: no damage is rolled.
+    let (log, _) = duel_with(
+        "location_at_arm",
+        &ruleset,
+        "1 1\n30 7 30\n40 5 40 6 3\n",
+        "",
+    );
+    has(&log, "hit location for Aldric: 7 → Right Arm");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    assert!(!log.contains("Aldric deflects"), "{log}");
+    has(&log, "Bryn takes 4 to body");
+
+    // A stage it does not know is refused.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace("location_at = \"attack\"", "location_at = \"atack\""),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "did you mean `attack`?");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn injury_says_what_is_taken_past_the_armour_worn_at_the_location() {
+    // The armour stops what the armour worn at the location gives as `dr_cut`
+    // (`location.worn.dr_cut`: the leather's 3), and `injury` takes half again of what
+    // gets through from a weapon that gives `cut` (the broadsword). Aldric's 1D8 = 6 +
+    // 1D4 = 3 = 9, 4 deflected, 5 at the body less 3: 2 get through, 3 taken.
+    let (dir, ruleset) = fixture_copy(
+        "injury",
+        &[
+            (
+                "combat.toml",
+                "armour = 'if chosen.bypass_armour > 0 { 0 } else { location.armour }'",
+                "armour = 'location.worn.dr_cut'\ninjury = 'if weapon.value.cut > 0 { damage * 3 / 2 } else { damage }'",
+            ),
+            (
+                "equipment.toml",
+                "ap = 1",
+                "ap = 1\nvalues = { dr_cut = 3 }",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d8\"\n",
+                "damage = \"1d8\"\nvalues = { cut = 1 }\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("injury_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 3 to body, 3 HP left there");
+
+    // A name no armour gives a number is refused, with the names that are.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(&combat, written.replace("worn.dr_cut", "worn.dr_cutt")).unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "did you mean `dr_cut`?");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_pool_takes_every_blow_at_the_location_found_for_the_armour() {
+    // `pool = "total"`: Bryn has 12 hit points in one pool beside the hit location
+    // table; Aldric's blow is found at the body (5), whose armour (1) it reads, and is
+    // taken from the pool: 9, 4 deflected, 5 less 1, 4 taken, 8 left; the body keeps its 6.
+    let (dir, ruleset) = fixture_copy(
+        "pool",
+        &[
+            (
+                "combat.toml",
+                "location = \"hit_location\"\n",
+                "location = \"hit_location\"\npool = \"total\"\n",
+            ),
+            (
+                "combat.toml",
+                "if = \"location.hit_points <= 0\"",
+                "if = \"defender.hit_points <= 0\"",
+            ),
+            (
+                "scenarios/duel.toml",
+                "body = 6, right_arm = 3, left_arm = 3, head = 4 }",
+                "body = 6, right_arm = 3, left_arm = 3, head = 4, total = 12 }",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("pool_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "hit location for Bryn: 5 → Body");
+    has(&log, "Bryn deflects 4");
+    has(&log, "Bryn takes 4, 8 HP left");
+    assert!(!log.contains("Bryn takes 4 to body"), "{log}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rule_repeated_is_done_that_many_times_while_its_guard_holds() {
+    // An `after` rule with `repeat = "5"` adds 1 to the attacker's `count` while it is
+    // under 3: after Bryn's attack it is done three times, not five (its guard read
+    // again before each time), and her parry adds 10 for each: 70 + 30.
+    let (dir, ruleset) = fixture_copy(
+        "repeat",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + 10 * self.value.count - ",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[exchanges.melee.after]]\nif = \"self.value.count < 3\"\nrepeat = \"5\"\ndo = \"set count (self.value.count + 1)\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("repeat_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "Bryn: parry 100, rolled 40: success");
+
+    // A count may not roll dice.
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace("repeat = \"5\"", "repeat = \"1d6\""),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "repeat");
+    let _ = fs::remove_dir_all(&dir);
+}

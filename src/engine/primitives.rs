@@ -942,6 +942,7 @@ impl FightHandle {
                 Action::Spend { .. }
                 | Action::Ready { .. }
                 | Action::Hurt { .. }
+                | Action::Toward { .. }
                 | Action::Lodge
                 | Action::Strike { .. }
                 | Action::If { .. }

@@ -47,6 +47,11 @@ pub struct Vocabulary {
     /// (`weapon.value.min_st`), in the order first met; `None` while equipment.toml did
     /// not load, when any name is taken (its own problems are reported instead).
     pub weapon_values: Option<Vec<String>>,
+    /// The same of equipment.toml's armour (`location.worn.NAME`).
+    pub armour_values: Option<Vec<String>>,
+    /// The values a combatant keeps toward each other combatant (combat.toml's `toward`:
+    /// `set toward NAME (EXPR)`, read as `self.toward.NAME`); empty without combat.toml.
+    pub toward: Vec<String>,
 }
 
 impl Vocabulary {
@@ -165,6 +170,10 @@ pub enum Read {
     /// whole fight.
     ScenarioModifier(Who, Name),
     Value(Who, Name),
+    /// `self.toward.NAME`: the value the combatant keeps toward the other party bound
+    /// (`other` for `self`, `self` for every other combatant), by the name's place among
+    /// the vocabulary's `toward`; 0 until one is set.
+    Toward(Who, u32),
     /// Whether the combatant has the condition; its bit ([`Vocabulary::condition_bit`],
     /// 0: read by name).
     Condition(Who, Name, u64),
@@ -239,6 +248,9 @@ pub enum Read {
     /// the weapon the defender reacts with (`parry.value.weight`): 0 for a weapon without it.
     ItemValue(Name),
     ParryValue(Name),
+    /// A number of equipment.toml's `values` of the armour worn at the location bound
+    /// (`location.worn.NAME`): 0 where none is worn, or it gives none.
+    LocationWorn(Name),
     /// The armour and hit points of `self`'s location that an option names.
     LocationArmour,
     LocationHitPoints,
@@ -349,7 +361,7 @@ impl TestResult {
 }
 
 /// Fields a combatant has besides its declared names.
-const FIELDS: [&str; 21] = [
+const FIELDS: [&str; 22] = [
     "given",
     "skill_of",
     "weapon_skill",
@@ -357,6 +369,7 @@ const FIELDS: [&str; 21] = [
     "dice",
     "statistic",
     "value",
+    "toward",
     "option",
     "holds",
     "modifier",
@@ -453,6 +466,7 @@ impl<'v> FightScope<'v> {
                 "roll",
                 "total",
                 "target",
+                "location",
                 "round",
                 "fight",
             ],
@@ -553,6 +567,10 @@ impl<'v> FightScope<'v> {
                 self.slot(Read::SkillDice(who, Box::new([name.into()])), Type::Dice)
             }
             ["value", name] => self.slot(Read::Value(who, name.into()), Type::Number),
+            ["toward", name] => match vocabulary.toward.iter().position(|n| n == name) {
+                Some(at) => self.slot(Read::Toward(who, at as u32), Type::Number),
+                None => unknown(2, vocabulary.toward.clone()),
+            },
             ["statistic", name] if declared(&vocabulary.statistics, name) => {
                 self.slot(Read::Statistic(who, name.into()), Type::Number)
             }
@@ -626,6 +644,9 @@ impl Scope for FightScope<'_> {
             };
         }
         let exchange = self.at == Place::Exchange;
+        // A test rolled in an exchange reads the location found before it (none
+        // elsewhere, nor before the exchange finds it).
+        let located = exchange || self.at == Place::Test;
         match words.as_slice() {
             ["self", _, ..] => self.combatant(Who::Me, path),
             ["other", _, ..] => self.combatant(Who::Other, path),
@@ -636,15 +657,22 @@ impl Scope for FightScope<'_> {
             ["offered", option] => self.slot(Read::Offered((*option).into()), Type::Bool),
             ["item" | "weapon", rest @ ..] if !rest.is_empty() => self.item(rest),
             // Which location: compared with the hit location table's rows.
-            ["location"] if exchange => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
+            ["location"] if located => self.slot(Read::Location, Type::Symbol(LOCATIONS)),
             // The wound the blow gave: compared with the exchange's wound levels.
             ["wound"] if exchange => self.slot(Read::Wound, Type::Symbol(WOUNDS)),
             ["location", "armour"] => self.slot(Read::LocationArmour, Type::Number),
             ["location", "hit_points"] => self.slot(Read::LocationHitPoints, Type::Number),
             ["location", "max_hit_points"] => self.slot(Read::LocationMaxHitPoints, Type::Number),
-            ["location", _] => Resolution::Unknown {
+            ["location", "worn", name] => match &self.vocabulary.armour_values {
+                Some(known) if !known.iter().any(|n| n == name) => Resolution::Unknown {
+                    at: 2,
+                    known: known.clone(),
+                },
+                _ => self.slot(Read::LocationWorn((*name).into()), Type::Number),
+            },
+            ["location", _, ..] => Resolution::Unknown {
                 at: 1,
-                known: ["armour", "hit_points", "max_hit_points"]
+                known: ["armour", "hit_points", "max_hit_points", "worn"]
                     .map(String::from)
                     .to_vec(),
             },
@@ -1136,6 +1164,10 @@ impl Considers {
                 | Read::NoValues { who, .. }
                 | Read::Allies(who)
                 | Read::Engaged(who) => considers.other |= other(who),
+                // Kept toward the option's combatant, whoever holds it.
+                Read::Toward(who, _) => {
+                    considers.other |= other(who) || !binds(within, true);
+                }
                 Read::WeaponSkill(who) => {
                     considers.other |= other(who);
                     considers.item |= item();
@@ -1149,6 +1181,7 @@ impl Considers {
                 | Read::ItemValue(_)
                 | Read::ItemDamage => considers.item |= item(),
                 Read::LocationArmour
+                | Read::LocationWorn(_)
                 | Read::LocationHitPoints
                 | Read::LocationMaxHitPoints
                 | Read::Location => considers.location = true,
@@ -1336,6 +1369,17 @@ impl<'a> World<'a> {
             }
             Read::Allies(who) => side_count(*who, true, false),
             Read::Engaged(who) => side_count(*who, false, true),
+            Read::Toward(who, index) => {
+                let holder = World::who(bound, *who);
+                let toward = match holder {
+                    Some(holder) if holder == bound.me => bound.other,
+                    Some(_) => Some(bound.me),
+                    None => None,
+                };
+                holder.zip(toward).map_or(0, |(holder, toward)| {
+                    core.combatants[holder].toward(*index, toward, core.combatants.len())
+                })
+            }
             Read::Distance => bound.other.map_or(0, |other| {
                 core.distances[bound.me * core.combatants.len() + other]
             }),
@@ -1356,6 +1400,21 @@ impl<'a> World<'a> {
             Read::LocationArmour => location_figure(core, bound, |l| l.armour),
             Read::LocationHitPoints => location_figure(core, bound, |l| l.hit_points),
             Read::LocationMaxHitPoints => location_figure(core, bound, |l| l.max_hit_points),
+            Read::LocationWorn(name) => {
+                let owner = bound.location_of.unwrap_or(bound.me);
+                bound
+                    .location
+                    .and_then(|location| {
+                        let spec = &core.combatants[owner].spec;
+                        spec.armour_items.get(location.as_str())
+                    })
+                    .and_then(|worn| self.equipment.armour.get(worn))
+                    .and_then(|armour| match armour.values.get(name.as_str()) {
+                        Some(crate::engine::model::EquipmentValue::Number(n)) => Some(*n),
+                        _ => None,
+                    })
+                    .unwrap_or(0)
+            }
             _ => bound.number(read).unwrap_or(0),
         }
     }

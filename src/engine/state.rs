@@ -32,6 +32,10 @@ pub struct Combatant {
     pub out: bool,
     /// Numbers a ruleset keeps on a combatant between hooks (`fight.set_value`).
     pub values: NameList<i64>,
+    /// Numbers the combatant keeps toward each other combatant (combat.toml's `toward`
+    /// names, `set toward NAME (EXPR)`): the name's place times the number of
+    /// combatants, plus the other's place. Empty (nothing allocated) until one is set.
+    pub toward: Vec<i64>,
     /// The figures of the scenario the fight's compiled expressions read (skills,
     /// characteristics, statistics: they do not change while it runs), looked up once
     /// when the fight is set up, by their place among the combat's fixed reads.
@@ -148,10 +152,37 @@ impl Combatant {
             actions_to_lose: 0,
             out: false,
             values: NameList::default(),
+            toward: Vec::new(),
             fixed: Vec::new(),
         };
         combatant.refresh_in_hand();
         combatant
+    }
+
+    /// The value of the `toward` name `index` kept toward the combatant `other`, of
+    /// `count` in the fight: 0 until one is set.
+    #[inline]
+    pub fn toward(&self, index: u32, other: usize, count: usize) -> i64 {
+        self.toward
+            .get(index as usize * count + other)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Keep `value` as the `toward` name `index` (of `names`) toward `other` (of `count`).
+    pub fn set_toward(
+        &mut self,
+        (index, names): (u32, usize),
+        other: usize,
+        count: usize,
+        value: i64,
+    ) {
+        if self.toward.is_empty() {
+            self.toward = vec![0; names * count];
+        }
+        if let Some(kept) = self.toward.get_mut(index as usize * count + other) {
+            *kept = value;
+        }
     }
 
     /// Work out [`Combatant::in_hand_traits`] again, after a weapon changed place.

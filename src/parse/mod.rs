@@ -514,6 +514,7 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_condition | Rule::condition_action => "`condition`, as in `condition prone`",
         Rule::kw_clear | Rule::clear_action => "`clear`, as in `clear prone`",
         Rule::kw_set | Rule::set_action => "`set`, as in `set ready 1`",
+        Rule::kw_toward | Rule::set_toward_action => "`set toward`, as in `set toward guard (2)`",
         Rule::kw_drop | Rule::drop_action => "`drop`, as in `drop not shield`",
         Rule::drop_weapon => "`weapon`",
         Rule::kw_hand | Rule::drop_hand => "`hand` and a number, as in `drop hand 2`",

@@ -127,6 +127,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_drop
             | Rule::kw_spend
             | Rule::kw_hurt
+            | Rule::kw_toward
             | Rule::kw_lodge
             | Rule::kw_strike
             | Rule::kw_then
@@ -473,6 +474,11 @@ fn lower_action(
                     &children.expect(Rule::signed_int, "a number")?,
                 )?),
             },
+        },
+        Rule::set_toward_action => Action::Toward {
+            value: lower_interned(origin, children.expect(Rule::name, "a value's name")?),
+            to: lower_action_expr(origin, children.expect(Rule::action_expr, "an expression")?),
+            index: 0,
         },
         Rule::drop_action => match children.optional(Rule::drop_hand) {
             Some(hand) => {

@@ -60,6 +60,10 @@ type Text = TomlSpanned<String>;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CombatFile {
+    /// The values a combatant keeps toward each other combatant (`set toward NAME
+    /// (EXPR)`, read as `self.toward.NAME`).
+    #[serde(default)]
+    toward: Vec<Text>,
     #[serde(default)]
     turn: TurnEntry,
     #[serde(default)]
@@ -95,6 +99,26 @@ struct TurnEntry {
     /// Where this holds for whose turn it is, the ruleset's `choices` and `act` hooks
     /// play the turn; elsewhere combat.toml's actions.
     hooks_if: Option<Text>,
+}
+
+/// The names of combat.toml's `toward` list, each once, read before the rest of it is
+/// (tactics lists read them); none when the file does not decode.
+pub(super) fn toward_names(file: &SourceFile) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Toward {
+        #[serde(default)]
+        toward: Vec<String>,
+    }
+    let mut names: Vec<String> = toml::from_str::<Toward>(file.text())
+        .map(|t| t.toward)
+        .unwrap_or_default();
+    let mut seen = Vec::new();
+    names.retain(|name| {
+        let first = !seen.contains(name);
+        seen.push(name.clone());
+        first
+    });
+    names
 }
 
 /// `[hands]`: how many hands a combatant has, and how many a weapon takes.
@@ -218,10 +242,18 @@ struct ExchangeEntry {
     location: Option<Text>,
     choose_location: Option<Text>,
     redirect_location: Option<Text>,
+    /// When the location is found: `"blow"` (unless said: once the blow lands) or
+    /// `"attack"` (once the attack is rolled, before the defence).
+    location_at: Option<Text>,
     armour: Option<Text>,
     /// Whether what gets past the armour is taken off hit points (a guard; always
     /// unless said).
     take: Option<Text>,
+    /// What the defender takes of the damage past the armour (`damage`).
+    injury: Option<Text>,
+    /// The location whose hit points every blow takes (the location found still says
+    /// the armour and the effects).
+    pool: Option<Text>,
     #[serde(default)]
     wounds: Vec<WoundEntry>,
     /// A wound level comes once per location.
@@ -368,6 +400,8 @@ struct WoundEntry {
 struct AfterEntry {
     /// `outcome` (before the blow) or `end` (the default).
     at: Option<Text>,
+    /// How many times the actions are done (once unless said).
+    repeat: Option<Text>,
     #[serde(rename = "if")]
     guard: Text,
     to: Option<Text>,
@@ -440,6 +474,8 @@ impl<'a> Compiler<'a> {
             "table" => "of this ruleset",
             "weapon" => "in equipment.toml `[weapons]`",
             "comparison" => "a test kind may make",
+            "stage" => "that `location_at` may name",
+            "pool" => "that may hold the hit points (`total` or a location of the table)",
             _ => "in combat.toml",
         };
         self.problems.push(
@@ -518,6 +554,24 @@ impl<'a> Compiler<'a> {
             }
             if let Action::If { condition, .. } = &mut action.value {
                 self.action_guard(condition);
+            }
+            if let Action::Toward { value, index, .. } = &mut action.value {
+                let known = &self.scope.vocabulary.toward;
+                match known.iter().position(|n| value.value == n.as_str()) {
+                    Some(at) => *index = at as u32,
+                    None => self.problems.push(
+                        UnknownName::new(
+                            "affray::combat::unknown_toward",
+                            "toward value",
+                            self.file,
+                            value.value.as_str(),
+                            value.span,
+                            "in combat.toml's `toward` list",
+                            known.clone(),
+                        )
+                        .into(),
+                    ),
+                }
             }
             if let Action::Strike { exchange } = &action.value
                 && !self.exchanges.iter().any(|e| exchange.value == e.as_str())
@@ -1436,6 +1490,35 @@ pub(super) fn compile_combat(
     problems: &mut Problems,
 ) -> Option<Combat> {
     let before = problems.len();
+    // The `toward` names are combat.toml's own.
+    let with_toward;
+    let vocabulary = if decoded.toward.is_empty() {
+        vocabulary
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for name in &decoded.toward {
+            if names.contains(name.get_ref()) {
+                problems.push(
+                    RulesetProblem::Toml {
+                        src: file.named(),
+                        span: Some(content(name).into()),
+                        file: file.name().to_string(),
+                        label: "said twice".into(),
+                        message: format!("`{}` is in `toward` twice", name.get_ref()),
+                        help: "keep one".into(),
+                    }
+                    .into(),
+                );
+            } else {
+                names.push(name.get_ref().clone());
+            }
+        }
+        with_toward = Vocabulary {
+            toward: names,
+            ..vocabulary.clone()
+        };
+        &with_toward
+    };
     let mut scope = FightScope::new(vocabulary, Place::Turn, String::new());
     scope.tables = names.tables.iter().map(|(table, _)| table).collect();
     let mut compiler = Compiler {
@@ -1598,7 +1681,7 @@ pub(super) fn compile_combat(
             format!("the margin of the test `{name}`"),
         );
         // Of the test alone: both sides' margins are read under one binding.
-        compiler.scope.hidden = &["self", "other", "weapon", "attacking"];
+        compiler.scope.hidden = &["self", "other", "weapon", "attacking", "location"];
         let margin = entry.margin.as_ref().and_then(|text| compiler.number(text));
         let compare = match entry.compare.as_ref().map(|c| c.get_ref().as_str()) {
             None | Some("levels") => {
@@ -1964,6 +2047,33 @@ pub(super) fn compile_combat(
                 .table(text, names, "roll")
                 .map(|_| text.get_ref().clone())
         });
+        // The pool is `total` or a location of the exchange's table.
+        let pool = match entry.pool.as_ref() {
+            Some(text) if text.get_ref() != "total" && !locations.contains(text.get_ref()) => {
+                let known = std::iter::once("total".to_string())
+                    .chain(locations.iter().cloned())
+                    .collect();
+                compiler.unknown("affray::combat::unknown_pool", "pool", text, known);
+                None
+            }
+            pool => Some(pool.map(|pool| Name::new(pool.get_ref()))),
+        };
+        let location_at_attack = match entry.location_at.as_ref() {
+            None => Some(false),
+            Some(text) => match text.get_ref().as_str() {
+                "blow" => Some(false),
+                "attack" => Some(true),
+                _ => {
+                    compiler.unknown(
+                        "affray::combat::unknown_stage",
+                        "stage",
+                        text,
+                        vec!["attack".into(), "blow".into()],
+                    );
+                    None
+                }
+            },
+        };
         compiler.at(
             Place::Exchange,
             false,
@@ -1994,6 +2104,12 @@ pub(super) fn compile_combat(
             format!("the exchange `{name}`'s `take`"),
         );
         let take = entry.take.as_ref().and_then(|t| compiler.condition(t));
+        compiler.at(
+            Place::Exchange,
+            true,
+            format!("the exchange `{name}`'s `injury`"),
+        );
+        let injury = entry.injury.as_ref().and_then(|t| compiler.number(t));
         let mut wounds = Vec::new();
         for wound in &entry.wounds {
             compiler.at(
@@ -2039,6 +2155,12 @@ pub(super) fn compile_combat(
                     None
                 }
             };
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the `repeat` of an `after` rule of `{name}`"),
+            );
+            let repeat = rule.repeat.as_ref().map(|text| compiler.number(text));
             let actions = compiler.actions(&rule.actions, names);
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
@@ -2056,12 +2178,19 @@ pub(super) fn compile_combat(
                     None
                 }
             };
-            if let (Some(guard), Some(to), Some(actions), Some(at)) = (guard, to, actions, at) {
+            if let (Some(guard), Some(to), Some(actions), Some(at), Some(repeat)) = (
+                guard,
+                to,
+                actions,
+                at,
+                repeat.map_or(Some(None), |r| r.map(Some)),
+            ) {
                 after.push(After {
                     at,
                     guard,
                     to,
                     actions,
+                    repeat,
                 });
             }
         }
@@ -2131,11 +2260,14 @@ pub(super) fn compile_combat(
             && written(&entry.damage, damage.is_some())
             && written(&entry.armour, armour.is_some())
             && written(&entry.take, take.is_some())
+            && written(&entry.injury, injury.is_some())
             && written(&entry.reduction, reduction.is_some())
             && written(&entry.choose_location, choose_location.is_some())
             && written(&entry.redirect_location, redirect_location.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
+            && let Some(location_at_attack) = location_at_attack
+            && let Some(pool) = pool
             && written(&entry.unopposed, unopposed.is_some())
             && written(&entry.reactions_after, reactions_after.is_some())
             && (entry.effects.is_none() || effects.is_some())
@@ -2158,9 +2290,12 @@ pub(super) fn compile_combat(
                 location: location.map(Name::from),
                 choose_location,
                 redirect_location,
+                location_at_attack,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
                 take,
+                injury,
+                pool,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
                 after,

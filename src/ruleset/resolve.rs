@@ -140,6 +140,17 @@ pub(super) fn resolve(
         }
         names
     });
+    vocabulary.armour_values = equipment_loaded.then(|| {
+        let mut names: Vec<String> = Vec::new();
+        for armour in equipment.armour.values() {
+            for (name, value) in &armour.values {
+                if matches!(value, EquipmentValue::Number(_)) && !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+        names
+    });
     vocabulary.modifiers = tables
         .iter()
         .filter_map(|(table, _)| match &table.kind {
@@ -157,6 +168,12 @@ pub(super) fn resolve(
             TableKind::Roll(roll) => roll.rows.iter().map(|r| r.name.value.clone()).collect(),
             _ => Vec::new(),
         })
+        .unwrap_or_default();
+    // The values kept toward each opponent are combat.toml's; tactics lists read them
+    // too (its own problems are reported when combat.toml is compiled).
+    vocabulary.toward = inputs
+        .combat
+        .map(super::combat::toward_names)
         .unwrap_or_default();
     let before = problems.len();
     let mut lists = |file: &SourceFile| {
@@ -663,6 +680,8 @@ pub(super) fn vocabulary(settings: &Settings) -> Vocabulary {
         modifiers: Vec::new(),
         locations: Vec::new(),
         weapon_values: None,
+        armour_values: None,
+        toward: Vec::new(),
     }
 }
 
@@ -1106,8 +1125,9 @@ impl Names<'_> {
                 | Action::Spend { .. }
                 | Action::Hurt { .. }
                 | Action::Lodge => {}
-                // The exchange is combat.toml's, checked when it is compiled.
-                Action::Strike { .. } => {}
+                // The exchange and the `toward` names are combat.toml's, checked when it
+                // is compiled.
+                Action::Strike { .. } | Action::Toward { .. } => {}
                 // The test (or an `if`'s condition) is combat.toml's, checked when it is
                 // compiled; what happens on a success or a failure, or what a party
                 // does, is checked here like any action.

@@ -205,6 +205,16 @@ pub enum Action {
         value: Spanned<crate::names::Name>,
         to: Amount,
     },
+    /// `set toward guard (2)`: a value the combatant keeps toward the other party of
+    /// the exchange (one per opponent), read as `self.toward.NAME` (combat.toml's
+    /// exchanges). `index` is the name's place among combat.toml's `toward` names, found
+    /// when combat.toml is compiled.
+    Toward {
+        value: Spanned<crate::names::Name>,
+        to: ActionExpr,
+        #[serde(skip)]
+        index: u32,
+    },
     /// `drop weapon`, `drop shield`, `drop not shield`: the combatant drops the first
     /// weapon in hand (with the trait; without it, else the first); `drop last` the last
     /// one in hand.
@@ -252,7 +262,11 @@ impl Action {
     pub fn needs_exchange(&self) -> bool {
         matches!(
             self,
-            Action::Hurt { .. } | Action::Lodge | Action::Strike { .. } | Action::Party { .. }
+            Action::Hurt { .. }
+                | Action::Lodge
+                | Action::Strike { .. }
+                | Action::Party { .. }
+                | Action::Toward { .. }
         )
     }
 
@@ -271,7 +285,7 @@ impl Action {
     /// actions`, `hurt (EXPR)`; combat.toml only), if this action has one.
     pub fn expression(&self) -> Option<&ActionExpr> {
         match self {
-            Action::Hurt { amount } => Some(amount),
+            Action::Hurt { amount } | Action::Toward { to: amount, .. } => Some(amount),
             Action::Set {
                 to: Amount::Expr(expr),
                 ..
@@ -291,7 +305,7 @@ impl Action {
     /// The same, to compile it.
     pub fn expression_mut(&mut self) -> Option<&mut ActionExpr> {
         match self {
-            Action::Hurt { amount } => Some(amount),
+            Action::Hurt { amount } | Action::Toward { to: amount, .. } => Some(amount),
             Action::Set {
                 to: Amount::Expr(expr),
                 ..
@@ -326,7 +340,7 @@ impl Action {
             Action::Strike { .. } => "strike",
             Action::Party { party, .. } => party.word(),
             Action::Clear { .. } => "clear",
-            Action::Set { .. } => "set",
+            Action::Set { .. } | Action::Toward { .. } => "set",
             Action::Drop { .. } | Action::DropHand { .. } => "drop",
             Action::Condition { .. } => "condition",
         }
@@ -760,6 +774,7 @@ impl std::fmt::Display for Action {
             Action::RollTable { table } => write!(f, "roll {table}"),
             Action::Clear { condition } => write!(f, "clear {condition}"),
             Action::Set { value, to } => write!(f, "set {value} {to}"),
+            Action::Toward { value, to, .. } => write!(f, "set toward {value} {to}"),
             Action::Drop { not: true, which } => write!(f, "drop not {which}"),
             Action::Drop { not: false, which } => write!(f, "drop {which}"),
             Action::DropHand { hand } => write!(f, "drop hand {hand}"),

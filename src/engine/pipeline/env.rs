@@ -58,6 +58,9 @@ pub(super) struct FightEnv<'f> {
     /// How many exchanges the exchange of this environment is run inside (`strike
     /// EXCHANGE`): 0 for one a turn runs.
     pub depth: u64,
+    /// Where the exchange's blows take their hit points (`pool`), if not at the
+    /// location found.
+    pub pool: Option<Name>,
     /// In an enumeration, a condition tried without drawing anything (`holds`): a read
     /// of a roll still to be drawn, or a die, reads 0 and marks the try as missed.
     probe: Probe,
@@ -95,6 +98,7 @@ impl<'f> FightEnv<'f> {
             merging: fight.merging(),
             exploding_die: 0,
             depth: 0,
+            pool: None,
             probe: Probe::Off,
         }
     }

@@ -109,6 +109,7 @@ impl FightHandle {
         env.bound.other = Some(defender);
         env.bound.item = weapon;
         env.bound.location_of = Some(defender);
+        env.pool = exchange.pool;
 
         // "The intention to parry must be declared before any attack roll is made."
         // (Or, `reactions_after`, once the attack is rolled.)
@@ -140,6 +141,11 @@ impl FightHandle {
         };
         self.log_test(attacker, label, attack.target, attack.total, level);
         env.bound.attack = Some(attack);
+        // Where the defence depends on where the blow falls, the location is found now,
+        // before the defence, which may read it.
+        if exchange.location_at_attack {
+            env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
+        }
 
         let reaction = match &exchange.reactions_after {
             None => self.complete(declared, defender, &mut env)?,
@@ -202,7 +208,21 @@ impl FightHandle {
                 Role::Attacker => attacker,
                 Role::Defender => defender,
             };
-            self.perform(whom, &rule.actions, &exchange.name, env)?;
+            // As many times as `repeat` says (read once), while the guard holds.
+            let times = match &rule.repeat {
+                None => 1,
+                Some(repeat) => {
+                    let times = env.number_of(repeat);
+                    self.fatal()?;
+                    times
+                }
+            };
+            for time in 0..times {
+                if time > 0 && !env.holds(&rule.guard) {
+                    break;
+                }
+                self.perform(whom, &rule.actions, &exchange.name, env)?;
+            }
         }
         Ok(())
     }
@@ -624,7 +644,7 @@ impl FightHandle {
         let Some(option) = instead.options.iter().find(|o| o.name == chosen) else {
             return Ok(false);
         };
-        if option.locate {
+        if option.locate && !exchange.location_at_attack {
             env.bound.location = Some(self.locate(exchange, defender, env)?);
         }
         self.perform(defender, &option.actions, &option.name, env)?;
@@ -677,7 +697,11 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
-        let location = self.locate(exchange, defender, env)?;
+        // Found already once the attack was rolled, where the exchange says so.
+        let location = match env.bound.location.filter(|_| exchange.location_at_attack) {
+            Some(location) => location,
+            None => self.locate(exchange, defender, env)?,
+        };
         env.bound.location = Some(location);
         if let Some(knockback) = exchange.knockback.as_ref().filter(|k| k.before_armour) {
             self.knock_back(knockback, defender, env)?;
@@ -686,12 +710,18 @@ impl FightHandle {
             Some(armour) => env.number_of(armour).max(0),
             None => 0,
         };
-        let taken = (env.bound.reached - absorbed).max(0);
+        let mut taken = (env.bound.reached - absorbed).max(0);
         env.bound.damage = taken;
-        // Off the location's hit points, unless the exchange judges wounds on what gets
-        // through alone (`take`).
+        // What the defender takes of what gets through the armour.
+        if let Some(injury) = &exchange.injury {
+            taken = env.number_of(injury).max(0);
+            self.fatal()?;
+            env.bound.damage = taken;
+        }
+        // Off the location's hit points (or the pool's), unless the exchange judges
+        // wounds on what gets through alone (`take`).
         if taken > 0 && exchange.take.as_ref().is_none_or(|take| env.holds(take)) {
-            self.damage(defender, location, taken)
+            self.damage(defender, exchange.pool.unwrap_or(location), taken)
                 .map_err(|message| self.combat_error(message))?;
         }
         self.effects_at(exchange, EffectTime::Blow, env)?;
@@ -896,7 +926,7 @@ impl FightHandle {
                             action.value
                         )));
                     };
-                    self.damage(who, location, amount)
+                    self.damage(who, env.pool.unwrap_or(location), amount)
                         .map_err(|message| self.combat_error(message))?;
                     continue;
                 }
@@ -915,6 +945,17 @@ impl FightHandle {
                 } => {
                     let to = self.action_number(expr, env)?;
                     self.set_value(who, value.value, to);
+                    continue;
+                }
+                // Kept toward the other party of the exchange.
+                Action::Toward { to, index, .. } => {
+                    let to = self.action_number(to, env)?;
+                    let (attacker, defender) = env.bound.parties();
+                    let other = if who == attacker { defender } else { attacker };
+                    let names = self.combat().map_or(0, |c| c.vocabulary.toward.len());
+                    let mut core = self.core();
+                    let count = core.combatants.len();
+                    core.combatants[who].set_toward((*index, names), other, count, to);
                     continue;
                 }
                 Action::Condition {

@@ -315,6 +315,10 @@ pub struct Exchange {
     /// When this holds (and `choose_location` does not), the defender chooses the
     /// location (decision `redirect_location`) among the table's rows.
     pub redirect_location: Option<Condition>,
+    /// The location is found once the attack is rolled (`location_at = "attack"`), so
+    /// that the defence's test, `hits` and every later stage read it; else once the
+    /// blow lands.
+    pub location_at_attack: bool,
     /// The rows of the location table, offered when the attacker chooses.
     pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
@@ -323,6 +327,13 @@ pub struct Exchange {
     /// the wounds are judged on it alone (`damage`), for wounds with no pool of hit
     /// points; taken whenever `None`.
     pub take: Option<Condition>,
+    /// What is taken of the damage past the armour (which it reads as `damage`): a
+    /// multiplier by damage type or location, a cap; all of it when `None`.
+    pub injury: Option<Number>,
+    /// The location whose hit points a blow takes, whatever location it was found at
+    /// (which still says the armour and the effects): one pool of hit points beside
+    /// a hit location table.
+    pub pool: Option<Name>,
     /// After damage is taken: the first wound whose guard holds is logged and its
     /// actions befall the defender.
     pub wounds: Vec<WoundRule>,
@@ -546,6 +557,10 @@ pub struct After {
     /// Whom the actions befall.
     pub to: Role,
     pub actions: Vec<Spanned<Action>>,
+    /// How many times the actions are done (none for 0 or less), read once the guard
+    /// holds; the guard is read again before each time after the first (once unless
+    /// said).
+    pub repeat: Option<Number>,
 }
 
 /// When an `after` rule is done.

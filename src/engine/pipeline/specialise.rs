@@ -563,11 +563,13 @@ impl Exchange {
         r.some(&mut self.redirect_location);
         r.some_number(&mut self.armour);
         r.some(&mut self.take);
+        r.some_number(&mut self.injury);
         for wound in &mut self.wounds {
             r.condition(&mut wound.guard);
         }
         for after in &mut self.after {
             r.condition(&mut after.guard);
+            r.some_number(&mut after.repeat);
         }
         self.after
             .retain(|after| after.guard != Condition::Const(false));
