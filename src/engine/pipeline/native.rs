@@ -236,6 +236,11 @@ fn flag(condition: &Condition, c: &mut Compiler<'_>) -> Flag {
             let inner = flag(inner, c);
             Box::new(move |env| !inner(env))
         }
+        // A list of one (what specialising leaves of `a or b` fused into one read) is
+        // its member.
+        Condition::AllOf(members) | Condition::AnyOf(members) if members.len() == 1 => {
+            flag(&members[0], c)
+        }
         Condition::AllOf(members) => match &members[..] {
             [a, b] => {
                 let (a, b) = (flag(a, c), flag(b, c));
