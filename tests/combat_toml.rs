@@ -2315,3 +2315,69 @@ fn a_rule_repeated_is_done_that_many_times_while_its_guard_holds() {
     has(&report, "repeat");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A third combatant, Cael, on Bryn's side, who starts prone: the scenario of the
+/// fixture at `ruleset`, written in `dir`.
+fn three_with_cael_prone(dir: &Path, ruleset: &Path) -> PathBuf {
+    let scenario = fs::read_to_string(root().join("tests/fixtures/d100_duel/scenarios/duel.toml"))
+        .unwrap()
+        .replace(
+            "ruleset = \"d100_duel\"",
+            &format!("ruleset = {:?}", ruleset.to_string_lossy()),
+        );
+    let path = dir.join("three.toml");
+    fs::write(
+        &path,
+        format!(
+            "{scenario}
+[[combatants]]
+name = \"Cael\"
+side = \"blue\"
+characteristics = {{ STR = 11, CON = 12, SIZ = 10, DEX = 16 }}
+skills = {{ combat = 50, dodge = 55, athletics = 60 }}
+weapons = [\"dagger\"]
+armour = {{ all = \"leather\" }}
+hit_points = {{ right_leg = 4, left_leg = 4, body = 6, right_arm = 3, left_arm = 3, head = 4 }}
+statistics = {{ damage_modifier = \"0\" }}
+conditions = [\"prone\"]
+"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// An action's `targets`: the exchange is run only against the foes for which it holds
+/// (`other` each foe), so Aldric, who may not strike a foe on the ground, is never
+/// offered the prone Cael; the fixture as it is offers both.
+#[test]
+fn an_actions_targets_are_the_foes_its_guard_holds_for() {
+    let (dir, ruleset) = fixture_copy(
+        "action_targets",
+        &[(
+            "combat.toml",
+            "exchange = \"melee\"\n",
+            "exchange = \"melee\"\ntargets = \"not other.prone\"\n",
+        )],
+        &[],
+    );
+    let filtered = three_with_cael_prone(&dir, &ruleset);
+    let unfiltered =
+        three_with_cael_prone(&dir.join(".."), &root().join("tests/fixtures/d100_duel"));
+    let fight = |scenario: &Path| {
+        text(&affray(&dir, &["fight", &scenario.to_string_lossy(), "--seed", "2"]).stdout)
+    };
+    let (with, without) = (fight(&filtered), fight(&unfiltered));
+    let _ = fs::remove_file(&unfiltered);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &without,
+        "Aldric chooses target: Bryn (of Bryn, Cael; tactics)",
+    );
+    has(&with, "Aldric target: Bryn");
+    assert!(!with.contains("of Bryn, Cael"), "Cael offered:\n{with}");
+    assert!(
+        !with.contains("Aldric target: Cael"),
+        "Cael struck:\n{with}"
+    );
+}

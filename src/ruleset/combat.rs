@@ -155,6 +155,9 @@ struct ActionEntry {
     guard: Option<Text>,
     /// The exchange it runs; none: only its own actions.
     exchange: Option<Text>,
+    /// Which foes the exchange may be run against (`other` each foe in turn): every
+    /// foe still in the fight when absent.
+    targets: Option<Text>,
     /// Done to the actor before the exchange, and after it.
     before: Option<Text>,
     after: Option<Text>,
@@ -2328,6 +2331,12 @@ pub(super) fn compile_combat(
             format!("the action `{}`'s `if`", entry.name.get_ref()),
         );
         let guard = entry.guard.as_ref().and_then(|t| compiler.condition(t));
+        compiler.at(
+            Place::Turn,
+            false,
+            format!("the action `{}`'s `targets`", entry.name.get_ref()),
+        );
+        let targets = entry.targets.as_ref().and_then(|t| compiler.condition(t));
         let mut actions_of = |text: &Option<Text>| match text {
             Some(text) => compiler.actions(text, names),
             None => Some(Vec::new()),
@@ -2336,10 +2345,12 @@ pub(super) fn compile_combat(
         let after = actions_of(&entry.after);
         if let (Some(exchange), Some(before), Some(after)) = (exchange, before, after)
             && (entry.guard.is_none() || guard.is_some())
+            && (entry.targets.is_none() || targets.is_some())
         {
             choices.push(TurnAction {
                 name: entry.name.get_ref().clone().into(),
                 guard,
+                targets,
                 exchange,
                 before,
                 after,

@@ -17,22 +17,38 @@ use super::{
     ExchangeContext, Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::engine::model::Weapon;
+use crate::expr::Condition;
 use crate::log::Event;
 use crate::names::Name;
 use crate::source::Spanned;
 use crate::tables::{Action, ActionExpr, ActionGuard, Amount, Duration, Length};
 
 impl FightHandle {
-    /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses.
+    /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses
+    /// among its foes, those for which `targets` holds where the action has one (none
+    /// left: the exchange is not run).
     pub(in crate::engine) fn run_exchange(
         &self,
         attacker: usize,
         index: usize,
+        targets: Option<&Condition>,
     ) -> Result<(), FightError> {
         if self.combat().is_none() {
             return Ok(());
         }
-        let foes = self.opponents(attacker);
+        let mut foes = self.opponents(attacker);
+        if let Some(targets) = targets {
+            foes = self.evaluate(attacker, "", |env| {
+                env.holding(|env| {
+                    foes.into_iter()
+                        .filter(|&foe| {
+                            env.bound.other = Some(foe);
+                            env.holds(targets)
+                        })
+                        .collect()
+                })
+            })?;
+        }
         if foes.is_empty() {
             return Ok(());
         }

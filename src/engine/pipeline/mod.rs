@@ -125,6 +125,9 @@ pub struct TurnAction {
     pub guard: Option<Condition>,
     /// The exchange it runs (an index into [`Combat::exchanges`]), if any.
     pub exchange: Option<usize>,
+    /// The foes it may be run against: those for which this holds, each bound as
+    /// `other` (all when `None`).
+    pub targets: Option<Condition>,
     /// Done to the actor before the exchange, and after it.
     pub before: Vec<Spanned<Action>>,
     pub after: Vec<Spanned<Action>>,

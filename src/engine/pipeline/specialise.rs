@@ -464,6 +464,7 @@ impl Turn {
         // hooks see, and its guard is now a constant.
         for action in &mut self.choices {
             r.some(&mut action.guard);
+            r.some(&mut action.targets);
         }
     }
 }

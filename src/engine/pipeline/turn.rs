@@ -19,7 +19,7 @@ impl FightHandle {
 
     /// Evaluate an expression of `combat.toml` with `who` as `self`; a die that could not
     /// be rolled stops the fight here.
-    fn evaluate<T>(
+    pub(super) fn evaluate<T>(
         &self,
         who: usize,
         purpose: &str,
@@ -353,7 +353,7 @@ impl FightHandle {
             Some(action) => {
                 self.turn_actions(who, &action.before)?;
                 if let Some(exchange) = action.exchange {
-                    self.run_exchange(who, exchange)?;
+                    self.run_exchange(who, exchange, action.targets.as_ref())?;
                 }
                 self.turn_actions(who, &action.after)
             }
