@@ -54,6 +54,7 @@ impl FightHandle {
         &self,
         who: usize,
         exchange: Name,
+        why: Option<&str>,
         env: &FightEnv<'_>,
     ) -> Result<(), FightError> {
         let Some(combat) = self.combat() else {
@@ -82,9 +83,10 @@ impl FightHandle {
         }
         self.note(|| {
             format!(
-                "{} strikes at {} ({exchange})",
+                "{} strikes at {} ({})",
                 self.name(who),
-                self.name(target)
+                self.name(target),
+                why.unwrap_or(exchange.as_str())
             )
         });
         self.exchange_against(who, target, index, depth)
@@ -203,6 +205,11 @@ impl FightHandle {
                 Role::Defender => defender,
             };
             self.perform(whom, &rule.actions, &exchange.name, env)?;
+            if let Some(decision) = rule.decision
+                && let Some(option) = self.chosen_case(&rule.options, decision, whom, env)?
+            {
+                self.perform(whom, &option.actions, &exchange.name, env)?;
+            }
         }
         Ok(())
     }
@@ -902,8 +909,8 @@ impl FightHandle {
                     self.lodge(who, env)?;
                     continue;
                 }
-                Action::Strike { exchange } => {
-                    self.strike_within(who, exchange.value, env)?;
+                Action::Strike { exchange, why } => {
+                    self.strike_within(who, exchange.value, why.as_deref(), env)?;
                     continue;
                 }
                 // An expression of combat.toml reads the exchange where it is done.

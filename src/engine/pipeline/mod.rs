@@ -539,6 +539,11 @@ pub struct After {
     /// Whom the actions befall.
     pub to: Role,
     pub actions: Vec<Spanned<Action>>,
+    /// With a decision, after the actions, the party they befall chooses among the
+    /// options whose guards hold (one alone is taken without asking), and the chosen
+    /// one's actions befall it.
+    pub decision: Option<Name>,
+    pub options: Vec<Case>,
 }
 
 /// When an `after` rule is done.
