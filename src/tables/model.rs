@@ -185,7 +185,7 @@ pub enum Action {
     Lodge,
     /// `strike melee`: the combatant runs the exchange `melee` of combat.toml now,
     /// nested, as its attacker, against the other party of the exchange the rule belongs
-    /// to (combat.toml's exchanges); `strike melee "riposte"`: the log names it by the
+    /// to (combat.toml's exchanges); `strike melee "a blow back"`: the log names it by the
     /// text given rather than by the exchange's name.
     Strike {
         exchange: Spanned<crate::names::Name>,
