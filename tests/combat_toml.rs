@@ -1966,6 +1966,99 @@ fn a_parry_that_wins_strikes_back_with_an_exchange_run_inside_the_attack() {
     assert!(!log.contains("riposte"), "{log}");
 }
 
+/// An `after` rule that asks a decision of the party it befalls: the defender who
+/// parries and wins may strike back (`strike`, logged as the text after the exchange's
+/// name says) or hold, paying a count the ruleset keeps.
+const STRIKE_BACK: &str = r#"
+[[exchanges.melee.after]]
+if = 'reaction.parry and outcome.defender'
+to = "defender"
+do = "set strikes_back 2"
+decision = "strike_back"
+
+[[exchanges.melee.after.option]]
+name = "strike"
+if = "defender.value.strikes_back > 0"
+do = 'set strikes_back (defender.value.strikes_back - 1), strike riposte "a riposte"'
+
+[[exchanges.melee.after.option]]
+name = "hold"
+
+[[exchanges.melee.after.option]]
+name = "never"
+if = "defender.value.strikes_back > 5"
+do = "condition off_balance for 1 round"
+
+[exchanges.riposte]
+test = "skill"
+hits = 'attack.level == "critical" or attack.level == "success"'
+damage = "weapon.damage"
+location = "hit_location"
+armour = "location.armour"
+"#;
+
+#[test]
+fn an_after_rule_asks_its_party_a_decision_and_does_the_option_chosen() {
+    // Bryn attacks and misses (80), Aldric's parry succeeds (30) and wins: the rule's
+    // `do` befalls him (2 kept), then he chooses among the options whose `if` holds
+    // (`never` does not), the first by default: he pays one (1 left) and strikes back,
+    // the log naming the strike as the rule says.
+    let (dir, ruleset) = fixture_copy("strike_back", &[("combat.toml", "", STRIKE_BACK)], &[]);
+    let (log, _) = duel_with(
+        "strike_back_fight",
+        &ruleset,
+        "1 1
+80 30
+20 6 5
+",
+        "",
+    );
+    has(
+        &log,
+        "Aldric chooses strike back: strike (of strike, hold; first option)
+    Aldric strikes at Bryn (a riposte)
+    1D100 riposte for Aldric → 20",
+    );
+    has(&log, "Bryn takes 5 to body");
+    assert!(!log.contains("off balance"), "{log}");
+
+    // Forced to hold: nothing happens, and the same dice go on to Aldric's own turn.
+    let hold = "[[choices]]\ndecision = \"strike_back\"\nby = \"Aldric\"\nchoose = \"hold\"\n";
+    let (log, _) = duel_with("strike_back_hold", &ruleset, "1 1\n80 30\n20 6 5\n", hold);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Aldric chooses strike back: hold (of strike, hold; scenario)",
+    );
+    assert!(!log.contains("strikes at"), "{log}");
+    has(&log, "Aldric acts");
+}
+
+#[test]
+fn check_reports_an_after_rules_decision_without_options_and_an_unnamed_option() {
+    let (dir, _) = fixture_copy(
+        "check-after-decision",
+        &[(
+            "combat.toml",
+            "",
+            &STRIKE_BACK.replace("name = \"hold\"\n", "").replace(
+                "[[exchanges.melee.after.option]]\nname = \"never\"",
+                "[[exchanges.melee.after]]\nto = \"defender\"\ndecision = \"alone\"",
+            ),
+        )],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = text(&check.stderr);
+    assert!(!check.status.success(), "{report}");
+    has(&report, "an option with no name");
+    has(
+        &report,
+        "a decision without options, or options without a decision",
+    );
+}
+
 #[test]
 fn an_exchange_that_strikes_itself_stops_at_the_limit_of_nested_exchanges() {
     // Every melee exchange makes its defender strike back with a melee exchange: each

@@ -112,7 +112,7 @@ fn every_cell_of_the_parry_table_does_what_it_prints() {
             &[
                 "parry table: misses riposte",
                 "!damage for Aelfric",
-                "Beorn makes a free attack on Aelfric (riposte)",
+                "Beorn strikes at Aelfric (riposte)",
             ],
         ),
         (
@@ -136,7 +136,7 @@ fn every_cell_of_the_parry_table_does_what_it_prints() {
                 "parry table: deduct_ap 200% riposte",
                 "Beorn deflects 8",
                 "!Beorn takes",
-                "Beorn makes a free attack on Aelfric (riposte)",
+                "Beorn strikes at Aelfric (riposte)",
             ],
         ),
         (

@@ -1010,6 +1010,77 @@ fn a_riposte_needs_a_reaction_left() {
     );
 }
 
+/// "A Riposte is a free attack against the attacker. In order to make the free Riposte
+/// attack, the defender must have an available Reaction to spend." combat.toml plays it
+/// (an `after` rule with the decision `free_attack`, then `strike melee`): Beorn, with
+/// two Combat Actions and so two Reactions, parries Aelfric's attack (50) with a
+/// critical (03), Aelfric's roll against the parry fails (90): "misses riposte". Beorn
+/// takes the free attack and pays his second Reaction for it (its roll 95 fails). So when
+/// Aelfric strikes again later in the round (50), Beorn has no Reaction left: the blow is
+/// unopposed (1D8 4, the chest). Had he held (`hold`), his Reaction would still be there.
+#[test]
+fn a_riposte_spends_the_reaction_it_needs_and_may_be_declined() {
+    let two = |f: Fighter| f.stats(2, "");
+    let dice = "5 5 50 3 90 95 99 50 4 10 99";
+    let log = fight(
+        "riposte-pays",
+        "",
+        &[two(aelfric()), two(beorn())],
+        &[],
+        dice,
+    );
+    has(
+        &log,
+        &[
+            "parry table: misses riposte",
+            "Beorn chooses free attack: attack (of attack, hold; tactics)",
+            "Beorn strikes at Aelfric (riposte)",
+            "1D100 attack for Beorn → 95",
+            "Beorn takes 4 to chest",
+        ],
+    );
+    assert_eq!(log.matches("Beorn chooses reaction").count(), 1, "{log}");
+    lacks(&log, &["makes a free attack"]);
+
+    let dice = "5 5 50 3 90 99 50 95 50 4 10 99";
+    let log = fight(
+        "riposte-held",
+        "",
+        &[two(aelfric()), two(beorn())],
+        &[("Beorn", "free_attack", "hold")],
+        dice,
+    );
+    has(
+        &log,
+        &["Beorn chooses free attack: hold (of attack, hold; scenario)"],
+    );
+    lacks(&log, &["strikes at"]);
+    assert_eq!(log.matches("Beorn chooses reaction").count(), 2, "{log}");
+}
+
+/// Against a foe with Hero Points (Glancing Blow is a decision inside a wound the
+/// native exchange does not offer), the scripts play the riposte, as before: the same
+/// free attack, worded as the scripts word it.
+#[test]
+fn a_riposte_against_a_foe_with_hero_points_is_the_scripts() {
+    let log = fight(
+        "riposte-hero-points",
+        "",
+        &[aelfric().stats(1, "hero_points = 1"), beorn().stats(2, "")],
+        &[],
+        "5 5 50 3 90 95",
+    );
+    has(
+        &log,
+        &[
+            "parry table: misses riposte",
+            "Beorn chooses free attack: attack",
+            "Beorn makes a free attack on Aelfric (riposte)",
+        ],
+    );
+    lacks(&log, &["strikes at"]);
+}
+
 /// "A character forced to Give Ground immediately retreats his Movement directly away from
 /// the attacker. The attacker has the option of either immediately following up and
 /// remaining adjacent to the defender, or remaining where he is. Neither the movement of

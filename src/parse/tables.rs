@@ -577,6 +577,11 @@ fn lower_action(
                 origin,
                 children.expect(Rule::name, "the name of an exchange")?,
             ),
+            // What the log names the exchange for (its name without one).
+            why: children
+                .remaining()
+                .find(|pair| pair.as_rule() == Rule::string)
+                .map(lower_text),
         },
         Rule::party_action => {
             let party = match children.expect(Rule::party, "a party")?.as_str() {

@@ -144,7 +144,19 @@ struct RuleEntry {
     /// The decision the combatant makes among the options.
     decision: Option<String>,
     #[serde(default)]
-    option: Vec<CaseEntry>,
+    option: Vec<OptionEntry>,
+}
+
+/// `[[round_start.option]]`, `[[exchanges.NAME.after.option]]`: an option of a rule's
+/// decision, offered where `if` holds; its actions (none unless said) are done when chosen.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OptionEntry {
+    name: Option<Text>,
+    #[serde(rename = "if")]
+    guard: Option<Text>,
+    #[serde(rename = "do")]
+    actions: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -409,7 +421,11 @@ struct AfterEntry {
     guard: Text,
     to: Option<Text>,
     #[serde(rename = "do")]
-    actions: Text,
+    actions: Option<Text>,
+    /// The decision the party the rule befalls makes among the options.
+    decision: Option<String>,
+    #[serde(default)]
+    option: Vec<OptionEntry>,
 }
 
 /// The content of a TOML string, without its quotes.
@@ -576,7 +592,7 @@ impl<'a> Compiler<'a> {
                     ),
                 }
             }
-            if let Action::Strike { exchange } = &action.value
+            if let Action::Strike { exchange, .. } = &action.value
                 && !self.exchanges.iter().any(|e| exchange.value == e.as_str())
             {
                 self.problems.push(
@@ -689,35 +705,51 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// The options of a round rule's decision, each named, with its guard and actions;
-    /// `None` where one is written wrong (or options come without a decision, or a
-    /// decision without options).
-    fn round_options(
+    /// The options of a rule's decision (a round rule's, an `after` rule's), each named,
+    /// with its guard and actions, read at `place`; `None` where one is written wrong (or
+    /// options come without a decision, or a decision without options). `what` names
+    /// the rule's table (`round_start`, `exchanges.melee.after`); `fallback` is where a
+    /// mistake is shown when no option says.
+    #[allow(clippy::too_many_arguments)]
+    fn rule_options(
         &mut self,
-        entry: &RuleEntry,
+        decision: Option<&String>,
+        entries: &[OptionEntry],
+        fallback: Option<&Text>,
         what: &str,
+        place: Place,
         names: &Names<'_>,
     ) -> Option<Vec<Case>> {
         let mut options = Vec::new();
         let mut complete = true;
-        for option in &entry.option {
+        for option in entries {
             let Some(name) = &option.name else {
-                self.rule(
-                    content(&option.actions),
-                    "an option with no name",
-                    format!("an option of a `{what}` rule's decision has no `name`"),
-                    "name the option (`name = \"extra_parry\"`): the decision offers it by that name",
-                );
+                if let Some(text) = option
+                    .actions
+                    .as_ref()
+                    .or(option.guard.as_ref())
+                    .or(fallback)
+                {
+                    self.rule(
+                        content(text),
+                        "an option with no name",
+                        format!("an option of a `{what}` rule's decision has no `name`"),
+                        "name the option (`name = \"extra_parry\"`): the decision offers it by that name",
+                    );
+                }
                 complete = false;
                 continue;
             };
             self.at(
-                Place::Turn,
+                place,
                 false,
                 format!("the option `{}` of a `{what}` rule", name.get_ref()),
             );
             let guard = option.guard.as_ref().map(|t| self.condition(t));
-            let actions = self.actions(&option.actions, names);
+            let actions = match &option.actions {
+                Some(text) => self.actions(text, names),
+                None => Some(Vec::new()),
+            };
             match (guard, actions) {
                 (Some(None), _) | (_, None) => complete = false,
                 (guard, Some(actions)) => options.push(Case {
@@ -727,12 +759,11 @@ impl<'a> Compiler<'a> {
                 }),
             }
         }
-        if entry.decision.is_some() == entry.option.is_empty() {
-            let text = entry
-                .option
+        if decision.is_some() == entries.is_empty() {
+            let text = entries
                 .first()
-                .map(|o| &o.actions)
-                .or(entry.guard.as_ref());
+                .and_then(|o| o.name.as_ref().or(o.actions.as_ref()))
+                .or(fallback);
             if let Some(text) = text {
                 self.rule(
                     content(text),
@@ -1569,7 +1600,14 @@ pub(super) fn compile_combat(
                 Some(text) => compiler.actions(text, names),
                 None => Some(Vec::new()),
             };
-            let options = compiler.round_options(entry, what, names);
+            let options = compiler.rule_options(
+                entry.decision.as_ref(),
+                &entry.option,
+                entry.guard.as_ref().or(entry.actions.as_ref()),
+                what,
+                Place::Turn,
+                names,
+            );
             if let (false, Some(actions), Some(options)) =
                 (matches!(guard, Some(None)), actions, options)
             {
@@ -2164,7 +2202,23 @@ pub(super) fn compile_combat(
                 format!("the `repeat` of an `after` rule of `{name}`"),
             );
             let repeat = rule.repeat.as_ref().map(|text| compiler.number(text));
-            let actions = compiler.actions(&rule.actions, names);
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("an `after` rule of `{name}`"),
+            );
+            let actions = match &rule.actions {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
+            let options = compiler.rule_options(
+                rule.decision.as_ref(),
+                &rule.option,
+                Some(&rule.guard),
+                &format!("exchanges.{name}.after"),
+                Place::Exchange,
+                names,
+            );
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
                 Some("outcome") => Some(AfterTime::Outcome),
@@ -2181,12 +2235,13 @@ pub(super) fn compile_combat(
                     None
                 }
             };
-            if let (Some(guard), Some(to), Some(actions), Some(at), Some(repeat)) = (
+            if let (Some(guard), Some(to), Some(actions), Some(at), Some(repeat), Some(options)) = (
                 guard,
                 to,
                 actions,
                 at,
                 repeat.map_or(Some(None), |r| r.map(Some)),
+                options,
             ) {
                 after.push(After {
                     at,
@@ -2194,6 +2249,8 @@ pub(super) fn compile_combat(
                     to,
                     actions,
                     repeat,
+                    decision: rule.decision.as_deref().map(Name::new),
+                    options,
                 });
             }
         }

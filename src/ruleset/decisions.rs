@@ -48,6 +48,12 @@ impl Ruleset {
                 if let Some(instead) = &exchange.instead {
                     found.push(instead.decision.to_string());
                 }
+                found.extend(
+                    exchange
+                        .after
+                        .iter()
+                        .filter_map(|rule| rule.decision.map(|d| d.to_string())),
+                );
             }
         }
         let tactics = &self.rules.tactics;
@@ -104,6 +110,13 @@ impl Ruleset {
                 }
                 if let Some(instead) = &exchange.instead {
                     found.extend(instead.options.iter().map(|o| o.name.to_string()));
+                }
+                for rule in &exchange.after {
+                    found.extend(
+                        rule.options
+                            .iter()
+                            .filter_map(|o| o.name.map(|n| n.to_string())),
+                    );
                 }
             }
         }
@@ -198,6 +211,14 @@ impl Ruleset {
             }
         }
         for exchange in exchanges {
+            for rule in &exchange.after {
+                if rule.decision.is_some_and(|d| d.as_str() == decision) {
+                    add(&mut rule
+                        .options
+                        .iter()
+                        .filter_map(|o| o.name.map(|n| n.to_string())));
+                }
+            }
             for reaction in &exchange.reactions {
                 if reaction.withdraw.is_some() && reaction.withdraw_decision.as_str() == decision {
                     add(&mut ["complete", "withdraw"].into_iter().map(String::from));

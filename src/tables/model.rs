@@ -185,9 +185,12 @@ pub enum Action {
     Lodge,
     /// `strike melee`: the combatant runs the exchange `melee` of combat.toml now,
     /// nested, as its attacker, against the other party of the exchange the rule belongs
-    /// to (combat.toml's exchanges).
+    /// to (combat.toml's exchanges); `strike melee "a blow back"`: the log names it by the
+    /// text given rather than by the exchange's name.
     Strike {
         exchange: Spanned<crate::names::Name>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
     },
     /// `winner (spend 1 action, ...)`: actions done by another party of the exchange
     /// than the rule's own (combat.toml's exchanges).
@@ -824,7 +827,13 @@ impl std::fmt::Display for Action {
             Action::Ready { not: false, which } => write!(f, "ready {which}"),
             Action::Hurt { amount } => write!(f, "hurt {amount}"),
             Action::Lodge => f.write_str("lodge weapon"),
-            Action::Strike { exchange } => write!(f, "strike {exchange}"),
+            Action::Strike { exchange, why } => {
+                write!(f, "strike {exchange}")?;
+                match why {
+                    Some(why) => write!(f, " {why:?}"),
+                    None => Ok(()),
+                }
+            }
             Action::Party { party, actions } => {
                 let all: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
                 write!(f, "{} ({})", party.word(), all.join(", "))

@@ -70,6 +70,7 @@ impl FightHandle {
         &self,
         who: usize,
         exchange: Name,
+        why: Option<&str>,
         env: &FightEnv<'_>,
     ) -> Result<(), FightError> {
         let Some(combat) = self.combat() else {
@@ -98,9 +99,10 @@ impl FightHandle {
         }
         self.note(|| {
             format!(
-                "{} strikes at {} ({exchange})",
+                "{} strikes at {} ({})",
                 self.name(who),
-                self.name(target)
+                self.name(target),
+                why.unwrap_or(exchange.as_str())
             )
         });
         self.exchange_against(who, target, index, depth)
@@ -224,7 +226,8 @@ impl FightHandle {
                 Role::Attacker => attacker,
                 Role::Defender => defender,
             };
-            // As many times as `repeat` says (read once), while the guard holds.
+            // As many times as `repeat` says (read once), while the guard holds; each
+            // time the actions, then the option the party chooses where it has a decision.
             let times = match &rule.repeat {
                 None => 1,
                 Some(repeat) => {
@@ -238,6 +241,11 @@ impl FightHandle {
                     break;
                 }
                 self.perform(whom, &rule.actions, &exchange.name, env)?;
+                if let Some(decision) = rule.decision
+                    && let Some(option) = self.chosen_case(&rule.options, decision, whom, env)?
+                {
+                    self.perform(whom, &option.actions, &exchange.name, env)?;
+                }
             }
         }
         Ok(())
@@ -950,8 +958,8 @@ impl FightHandle {
                     self.lodge(who, env)?;
                     continue;
                 }
-                Action::Strike { exchange } => {
-                    self.strike_within(who, exchange.value, env)?;
+                Action::Strike { exchange, why } => {
+                    self.strike_within(who, exchange.value, why.as_deref(), env)?;
                     continue;
                 }
                 // An expression of combat.toml reads the exchange where it is done.

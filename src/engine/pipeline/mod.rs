@@ -564,6 +564,11 @@ pub struct After {
     /// holds; the guard is read again before each time after the first (once unless
     /// said).
     pub repeat: Option<Number>,
+    /// With a decision, after the actions, the party they befall chooses among the
+    /// options whose guards hold (one alone is taken without asking), and the chosen
+    /// one's actions befall it.
+    pub decision: Option<Name>,
+    pub options: Vec<Case>,
 }
 
 /// When an `after` rule is done.

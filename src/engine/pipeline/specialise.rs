@@ -571,6 +571,9 @@ impl Exchange {
         for after in &mut self.after {
             r.condition(&mut after.guard);
             r.some_number(&mut after.repeat);
+            for option in &mut after.options {
+                r.some(&mut option.guard);
+            }
         }
         self.after
             .retain(|after| after.guard != Condition::Const(false));
