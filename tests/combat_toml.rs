@@ -2474,3 +2474,56 @@ fn an_actions_targets_are_the_foes_its_guard_holds_for() {
         "Cael struck:\n{with}"
     );
 }
+
+/// `engaged_foes (...)` in a turn rule: each foe at hand of the combatant whose turn
+/// it is does the actions, and a `strike` of theirs is aimed at that combatant (a free
+/// attack on whoever lowers his guard). Refused in an exchange, as `strike` is outside
+/// the foes' actions in a turn rule.
+#[test]
+fn the_foes_at_hand_strike_at_whoever_takes_an_action_that_draws_free_attacks() {
+    let (dir, ruleset) = fixture_copy(
+        "engaged_foes",
+        &[(
+            "combat.toml",
+            "before = \"set guard 1\"",
+            "before = 'set guard 1, engaged_foes (strike melee \"free attack\")'",
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"action\"\nby = \"Aldric\"\nchoose = \"guard\"\n";
+    let (log, _) = duel_with(
+        "engaged_foes_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40\n",
+        choices,
+    );
+    // Bryn (DEX 16) acts first and attacks; Aldric then guards, and Bryn strikes at
+    // him at once with the exchange `melee`, which Aldric parries.
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric chooses action: guard");
+    has(&log, "Bryn strikes at Aldric (free attack)");
+    let after = &log[log.find("Bryn strikes at Aldric (free attack)").unwrap()..];
+    has(after, "Bryn: attack 70, rolled 40: success");
+    has(after, "Aldric: parry 65, rolled 40: success");
+
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace(
+            "before = 'set guard 1, engaged_foes (strike melee \"free attack\")'",
+            "before = 'set guard 1, strike melee'",
+        ) + "\n[[exchanges.melee.after]]\nif = \"true\"\ndo = \"engaged_foes (set guard 0)\"\n",
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let errors = text(&check.stderr);
+    has(&errors, "only in an exchange");
+    has(&errors, "`strike melee` is done to an exchange's blow");
+    has(&errors, "only in a turn rule");
+    has(
+        &errors,
+        "`engaged_foes (set guard 0)` is done by the foes at hand",
+    );
+}

@@ -588,6 +588,7 @@ fn lower_action(
                 "attacker" => Party::Attacker,
                 "defender" => Party::Defender,
                 "winner" => Party::Winner,
+                "engaged_foes" => Party::EngagedFoes,
                 _ => Party::Loser,
             };
             let actions = children

@@ -448,6 +448,9 @@ struct Compiler<'a> {
     passing: Vec<String>,
     /// The exchanges, which `strike` names.
     exchanges: Vec<String>,
+    /// Compiling the actions of `engaged_foes (...)` in a turn rule, where each foe may
+    /// `strike` at the combatant whose turn it is.
+    striking_from_turn: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -555,8 +558,37 @@ impl<'a> Compiler<'a> {
     /// actions`) at the place the actions are written; they may roll dice.
     fn action_exprs(&mut self, actions: &mut [Spanned<Action>]) {
         for action in actions {
+            // The foes at hand of the combatant whose turn it is are a turn rule's.
+            if action.value.needs_turn() && self.scope.at != Place::Turn {
+                self.rule(
+                    action.span,
+                    "only in a turn rule",
+                    format!(
+                        "`{}` is done by the foes at hand of the combatant whose turn it is: an exchange has its own parties",
+                        action.value
+                    ),
+                    "in an exchange, name its parties (`attacker`, `defender`, `winner`, `loser`); move this to an `[[action]]`'s `before` or `after`",
+                );
+                continue;
+            }
+            // Each foe at hand may strike at the combatant whose turn it is.
+            if let Action::Party {
+                party: crate::tables::Party::EngagedFoes,
+                actions,
+            } = &mut action.value
+            {
+                let striking = std::mem::replace(&mut self.striking_from_turn, true);
+                self.action_exprs(actions);
+                self.striking_from_turn = striking;
+                continue;
+            }
             // The blow, the weapon and the parties are an exchange's.
-            if action.value.needs_exchange() && self.scope.at != Place::Exchange {
+            let strikes_from_turn =
+                matches!(action.value, Action::Strike { .. }) && self.striking_from_turn;
+            if action.value.needs_exchange()
+                && self.scope.at != Place::Exchange
+                && !strikes_from_turn
+            {
                 self.rule(
                     action.span,
                     "only in an exchange",
@@ -1562,6 +1594,7 @@ pub(super) fn compile_combat(
         tests: decoded.tests.keys().cloned().collect(),
         passing: passing_tests(decoded),
         exchanges: decoded.exchanges.keys().cloned().collect(),
+        striking_from_turn: false,
     };
 
     let turn_entry = &decoded.turn;

@@ -246,6 +246,9 @@ pub enum Party {
     Defender,
     Winner,
     Loser,
+    /// Each foe at hand (at no distance, still in the fight) of the combatant whose
+    /// turn it is, in scenario order: a turn rule's, not an exchange's.
+    EngagedFoes,
 }
 
 impl Party {
@@ -255,6 +258,7 @@ impl Party {
             Party::Defender => "defender",
             Party::Winner => "winner",
             Party::Loser => "loser",
+            Party::EngagedFoes => "engaged_foes",
         }
     }
 }
@@ -263,13 +267,24 @@ impl Action {
     /// Whether the action needs an exchange of combat.toml to be done in: its blow, its
     /// weapon, its parties (`hurt`, `lodge`, `strike`, `winner (...)`).
     pub fn needs_exchange(&self) -> bool {
+        match self {
+            Action::Party { party, .. } => *party != Party::EngagedFoes,
+            _ => matches!(
+                self,
+                Action::Hurt { .. } | Action::Lodge | Action::Strike { .. } | Action::Toward { .. }
+            ),
+        }
+    }
+
+    /// Whether the action is a turn rule's alone (`engaged_foes (...)`: the foes of the
+    /// combatant whose turn it is).
+    pub fn needs_turn(&self) -> bool {
         matches!(
             self,
-            Action::Hurt { .. }
-                | Action::Lodge
-                | Action::Strike { .. }
-                | Action::Party { .. }
-                | Action::Toward { .. }
+            Action::Party {
+                party: Party::EngagedFoes,
+                ..
+            }
         )
     }
 
@@ -278,6 +293,7 @@ impl Action {
     /// `if`, whose condition is an expression of combat.toml), not a table file's row.
     pub fn combat_only(&self) -> bool {
         self.needs_exchange()
+            || self.needs_turn()
             || matches!(
                 self,
                 Action::Spend { .. } | Action::Ready { .. } | Action::If { .. }

@@ -816,6 +816,8 @@ impl FightHandle {
                     Party::Loser => loser,
                     Party::Attacker => attacker,
                     Party::Defender => defender,
+                    // Never an effect's: the loader gives it the winner or the loser.
+                    Party::EngagedFoes => continue,
                 };
                 self.perform(whom, &effect.actions, &effect.name, env)?;
                 let case = match effect.decision {
@@ -909,6 +911,23 @@ impl FightHandle {
                     self.perform(who, if holds { then } else { otherwise }, place, env)?;
                     continue;
                 }
+                // Each foe at hand of the combatant whose turn it is, in scenario order,
+                // while that combatant is still in the fight (a `strike` of theirs is
+                // aimed at it: the turn's environment has no other party).
+                Action::Party {
+                    party: Party::EngagedFoes,
+                    actions,
+                } => {
+                    for foe in self.opponents(who) {
+                        if self.is_out(who) {
+                            break;
+                        }
+                        if self.distance_between(who, foe) == 0 {
+                            self.perform(foe, actions, place, env)?;
+                        }
+                    }
+                    continue;
+                }
                 Action::Party { party, actions } => {
                     let bound = &env.bound;
                     let whom = match party {
@@ -916,6 +935,7 @@ impl FightHandle {
                         Party::Defender => bound.other,
                         Party::Winner => Who::Winner.of(bound),
                         Party::Loser => Who::Loser.of(bound),
+                        Party::EngagedFoes => None,
                     };
                     let Some(whom) = whom else {
                         return Err(self.combat_error(format!(
