@@ -2527,3 +2527,29 @@ fn the_foes_at_hand_strike_at_whoever_takes_an_action_that_draws_free_attacks() 
         "`engaged_foes (set guard 0)` is done by the foes at hand",
     );
 }
+
+/// An `[[action]]` may ask the actor a decision after its `before` actions, as a round
+/// rule does: the options whose guards hold, the chosen one's actions done to it
+/// before the exchange; a scenario's `[[choices]]` may answer it.
+#[test]
+fn an_action_asks_its_actor_a_decision_among_its_options() {
+    let (_dir, ruleset) = fixture_copy(
+        "action_decision",
+        &[(
+            "combat.toml",
+            "before = \"set guard 1\"\n",
+            "before = \"set guard 1\"\ndecision = \"stance\"\n\n[[action.option]]\nname = \"crouch\"\ndo = \"condition prone\"\n\n[[action.option]]\nname = \"stand\"\n\n[[action.option]]\nname = \"leap\"\nif = \"self.skill.combat > 100\"\n",
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"action\"\nby = \"Aldric\"\nchoose = \"guard\"\n\n[[choices]]\ndecision = \"stance\"\nby = \"Aldric\"\nchoose = \"crouch\"\n";
+    let (log, errors) = duel_with("action_decision_fight", &ruleset, "1 1\n30 30 3\n", choices);
+    // Leap is not offered: Aldric's combat is 65.
+    has(&log, "Aldric chooses action: guard");
+    has(
+        &log,
+        "Aldric chooses stance: crouch (of crouch, stand; scenario)",
+    );
+    has(&log, "Aldric: prone");
+    assert!(!errors.contains("stance"), "{errors}");
+}

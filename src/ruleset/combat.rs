@@ -173,6 +173,11 @@ struct ActionEntry {
     /// Done to the actor before the exchange, and after it.
     before: Option<Text>,
     after: Option<Text>,
+    /// A decision the actor makes after `before` (`[[action.option]]`s), the chosen
+    /// option's actions done to it before the exchange.
+    decision: Option<String>,
+    #[serde(default)]
+    option: Vec<OptionEntry>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -2433,7 +2438,20 @@ pub(super) fn compile_combat(
         };
         let before = actions_of(&entry.before);
         let after = actions_of(&entry.after);
-        if let (Some(exchange), Some(before), Some(after)) = (exchange, before, after)
+        let options = if entry.decision.is_none() && entry.option.is_empty() {
+            Some(Vec::new())
+        } else {
+            compiler.rule_options(
+                entry.decision.as_ref(),
+                &entry.option,
+                Some(&entry.name),
+                "action",
+                Place::Turn,
+                names,
+            )
+        };
+        if let (Some(exchange), Some(before), Some(after), Some(options)) =
+            (exchange, before, after, options)
             && (entry.guard.is_none() || guard.is_some())
             && (entry.targets.is_none() || targets.is_some())
         {
@@ -2441,6 +2459,8 @@ pub(super) fn compile_combat(
                 name: entry.name.get_ref().clone().into(),
                 guard,
                 targets,
+                decision: entry.decision.as_deref().map(Name::new),
+                options,
                 exchange,
                 before,
                 after,

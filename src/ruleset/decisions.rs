@@ -29,6 +29,13 @@ impl Ruleset {
                     .round_rules()
                     .filter_map(|rule| rule.decision.map(|d| d.to_string())),
             );
+            found.extend(
+                combat
+                    .turn
+                    .choices
+                    .iter()
+                    .filter_map(|action| action.decision.map(|d| d.to_string())),
+            );
             for exchange in &combat.exchanges {
                 found.extend(
                     exchange
@@ -86,6 +93,14 @@ impl Ruleset {
             .to_vec();
         if let Some(combat) = &self.rules.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
+            for action in &combat.turn.choices {
+                found.extend(
+                    action
+                        .options
+                        .iter()
+                        .filter_map(|o| o.name.map(|n| n.to_string())),
+                );
+            }
             for rule in combat.turn.round_rules() {
                 found.extend(
                     rule.options
@@ -205,6 +220,14 @@ impl Ruleset {
         for rule in combat.turn.round_rules() {
             if rule.decision.is_some_and(|d| d.as_str() == decision) {
                 add(&mut rule
+                    .options
+                    .iter()
+                    .filter_map(|o| o.name.map(|n| n.to_string())));
+            }
+        }
+        for action in &combat.turn.choices {
+            if action.decision.is_some_and(|d| d.as_str() == decision) {
+                add(&mut action
                     .options
                     .iter()
                     .filter_map(|o| o.name.map(|n| n.to_string())));

@@ -128,6 +128,10 @@ pub struct TurnAction {
     /// The foes it may be run against: those for which this holds, each bound as
     /// `other` (all when `None`).
     pub targets: Option<Condition>,
+    /// After `before`, the actor chooses among the options whose guards hold (one
+    /// alone is taken without asking); the chosen one's actions befall it.
+    pub decision: Option<Name>,
+    pub options: Vec<Case>,
     /// Done to the actor before the exchange, and after it.
     pub before: Vec<Spanned<Action>>,
     pub after: Vec<Spanned<Action>>,

@@ -465,6 +465,9 @@ impl Turn {
         for action in &mut self.choices {
             r.some(&mut action.guard);
             r.some(&mut action.targets);
+            for option in &mut action.options {
+                r.some(&mut option.guard);
+            }
         }
     }
 }

@@ -352,6 +352,14 @@ impl FightHandle {
         match native {
             Some(action) => {
                 self.turn_actions(who, &action.before)?;
+                if let Some(decision) = action.decision {
+                    let mut env = FightEnv::new(self, who);
+                    if let Some(option) =
+                        self.chosen_case(&action.options, decision, who, &mut env)?
+                    {
+                        self.turn_actions(who, &option.actions)?;
+                    }
+                }
                 if let Some(exchange) = action.exchange {
                     self.run_exchange(who, exchange, action.targets.as_ref())?;
                 }
