@@ -2,7 +2,36 @@
 //! have: what a scenario's scripted choices and the automation dial are checked against.
 
 use super::Ruleset;
+use crate::engine::pipeline::{Case, Combat};
+use crate::names::Name;
 use crate::tables::TableKind;
+
+/// Every decision a rule of combat.toml asks with options of its own (the round's
+/// rules, the turn's actions, the exchanges' `after` rules), with those options.
+fn rule_decisions(combat: &Combat) -> impl Iterator<Item = (Name, &[Case])> {
+    let round = combat
+        .turn
+        .round_rules()
+        .map(|r| (r.decision, &r.options[..]));
+    let actions = combat
+        .turn
+        .choices
+        .iter()
+        .map(|a| (a.decision, &a.options[..]));
+    let after = combat
+        .exchanges
+        .iter()
+        .flat_map(|e| e.after.iter().map(|r| (r.decision, &r.options[..])));
+    round
+        .chain(actions)
+        .chain(after)
+        .filter_map(|(decision, options)| decision.map(|d| (d, options)))
+}
+
+/// The names of `options`.
+fn option_names(options: &[Case]) -> impl Iterator<Item = String> + '_ {
+    options.iter().filter_map(|o| o.name.map(|n| n.to_string()))
+}
 
 impl Ruleset {
     /// The decisions a fight under this ruleset is known to ask: the engine's own,
@@ -23,19 +52,7 @@ impl Ruleset {
         .map(String::from)
         .to_vec();
         if let Some(combat) = &self.rules.combat {
-            found.extend(
-                combat
-                    .turn
-                    .round_rules()
-                    .filter_map(|rule| rule.decision.map(|d| d.to_string())),
-            );
-            found.extend(
-                combat
-                    .turn
-                    .choices
-                    .iter()
-                    .filter_map(|action| action.decision.map(|d| d.to_string())),
-            );
+            found.extend(rule_decisions(combat).map(|(d, _)| d.to_string()));
             for exchange in &combat.exchanges {
                 found.extend(
                     exchange
@@ -55,12 +72,6 @@ impl Ruleset {
                 if let Some(instead) = &exchange.instead {
                     found.push(instead.decision.to_string());
                 }
-                found.extend(
-                    exchange
-                        .after
-                        .iter()
-                        .filter_map(|rule| rule.decision.map(|d| d.to_string())),
-                );
             }
         }
         let tactics = &self.rules.tactics;
@@ -93,20 +104,8 @@ impl Ruleset {
             .to_vec();
         if let Some(combat) = &self.rules.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
-            for action in &combat.turn.choices {
-                found.extend(
-                    action
-                        .options
-                        .iter()
-                        .filter_map(|o| o.name.map(|n| n.to_string())),
-                );
-            }
-            for rule in combat.turn.round_rules() {
-                found.extend(
-                    rule.options
-                        .iter()
-                        .filter_map(|o| o.name.map(|n| n.to_string())),
-                );
+            for (_, options) in rule_decisions(combat) {
+                found.extend(option_names(options));
             }
             for exchange in &combat.exchanges {
                 found.push(exchange.name.to_string());
@@ -125,13 +124,6 @@ impl Ruleset {
                 }
                 if let Some(instead) = &exchange.instead {
                     found.extend(instead.options.iter().map(|o| o.name.to_string()));
-                }
-                for rule in &exchange.after {
-                    found.extend(
-                        rule.options
-                            .iter()
-                            .filter_map(|o| o.name.map(|n| n.to_string())),
-                    );
                 }
             }
         }
@@ -217,31 +209,12 @@ impl Ruleset {
             }
             _ => {}
         }
-        for rule in combat.turn.round_rules() {
-            if rule.decision.is_some_and(|d| d.as_str() == decision) {
-                add(&mut rule
-                    .options
-                    .iter()
-                    .filter_map(|o| o.name.map(|n| n.to_string())));
-            }
-        }
-        for action in &combat.turn.choices {
-            if action.decision.is_some_and(|d| d.as_str() == decision) {
-                add(&mut action
-                    .options
-                    .iter()
-                    .filter_map(|o| o.name.map(|n| n.to_string())));
+        for (asks, options) in rule_decisions(combat) {
+            if asks.as_str() == decision {
+                add(&mut option_names(options));
             }
         }
         for exchange in exchanges {
-            for rule in &exchange.after {
-                if rule.decision.is_some_and(|d| d.as_str() == decision) {
-                    add(&mut rule
-                        .options
-                        .iter()
-                        .filter_map(|o| o.name.map(|n| n.to_string())));
-                }
-            }
             for reaction in &exchange.reactions {
                 if reaction.withdraw.is_some() && reaction.withdraw_decision.as_str() == decision {
                     add(&mut ["complete", "withdraw"].into_iter().map(String::from));
