@@ -2455,13 +2455,13 @@ fn an_actions_targets_are_the_foes_its_guard_holds_for() {
         &[],
     );
     let filtered = three_with_cael_prone(&dir, &ruleset);
-    let unfiltered =
-        three_with_cael_prone(&dir.join(".."), &root().join("tests/fixtures/d100_duel"));
+    let plain = dir.join("plain");
+    fs::create_dir_all(&plain).unwrap();
+    let unfiltered = three_with_cael_prone(&plain, &root().join("tests/fixtures/d100_duel"));
     let fight = |scenario: &Path| {
         text(&affray(&dir, &["fight", &scenario.to_string_lossy(), "--seed", "2"]).stdout)
     };
     let (with, without) = (fight(&filtered), fight(&unfiltered));
-    let _ = fs::remove_file(&unfiltered);
     let _ = fs::remove_dir_all(&dir);
     has(
         &without,
