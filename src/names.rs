@@ -43,6 +43,16 @@ impl Name {
     pub fn as_str(self) -> &'static str {
         self.0
     }
+
+    /// One of 64 bits for the name, from its text's address (higher bits folded in, since
+    /// the lowest often follow the allocator's alignment): names whose bits differ are
+    /// different, so a set of names as the or of their bits tells at once that a name is
+    /// not among them. Two names may share a bit.
+    #[inline]
+    pub fn bit(self) -> u64 {
+        let at = self.0.as_ptr() as usize;
+        1 << ((at ^ (at >> 6) ^ (at >> 12)) & 63)
+    }
 }
 
 /// The [`Name`] of a text written in the code, interned once per place it is written:
@@ -69,24 +79,27 @@ pub type NameMap<V> = IndexMap<Name, V, foldhash::fast::FixedState>;
 /// handful of numbers a combatant keeps (`fight.set_value`), read hundreds of times a
 /// fight, a scan of a few pointers costs less than hashing one.
 ///
-/// Most reads are of a value the combatant does not have (a hold nobody put on it), so
-/// the list keeps a bit for each name it holds, from its pointer: a name whose bit is
-/// clear is not there, without a scan.
+/// Most reads are of a value the combatant does not have or holds at nothing (a hold
+/// nobody put on it, a flag a round's start set back to 0), so the list keeps a bit for
+/// each name it holds a value other than the default for, from its pointer: a name whose
+/// bit is clear holds the default, without a scan. Its readers take a name not there
+/// as the default ([`NameList::get`] may answer `None` for one that holds it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NameList<V> {
     entries: Vec<(Name, V)>,
+    /// The bits of the names holding something else than `V::default()`.
     present: u64,
 }
 
-impl<V> NameList<V> {
-    /// The name's bit among the 64 of `present`, from its text's address (higher bits
-    /// folded in, since the lowest often follow the allocator's alignment).
+impl<V: Default + PartialEq> NameList<V> {
+    /// The name's bit among the 64 of `present` ([`Name::bit`]).
     #[inline]
     pub fn bit(name: &Name) -> u64 {
-        let at = name.0.as_ptr() as usize;
-        1 << ((at ^ (at >> 6) ^ (at >> 12)) & 63)
+        name.bit()
     }
 
+    /// What `name` holds; `None` where it holds nothing, and maybe where it holds the
+    /// default.
     #[inline]
     pub fn get(&self, name: &Name) -> Option<&V> {
         if self.present & Self::bit(name) == 0 {
@@ -97,12 +110,20 @@ impl<V> NameList<V> {
 
     /// Set `name` to `value`: in its place when it has one, else at the end.
     pub fn insert(&mut self, name: Name, value: V) {
+        let default = value == V::default();
         match self.entries.iter_mut().find(|(n, _)| *n == name) {
             Some((_, old)) => *old = value,
-            None => {
-                self.present |= Self::bit(&name);
-                self.entries.push((name, value));
-            }
+            None => self.entries.push((name, value)),
+        }
+        if !default {
+            self.present |= Self::bit(&name);
+        } else if self.present & Self::bit(&name) != 0 {
+            // Another name may share the bit: the bits of those holding something.
+            self.present = self
+                .entries
+                .iter()
+                .filter(|(_, v)| *v != V::default())
+                .fold(0, |bits, (n, _)| bits | Self::bit(n));
         }
     }
 
@@ -343,6 +364,38 @@ mod tests {
         assert_eq!(values.get(&Name::new("tries")), None);
         let order: Vec<(&str, i64)> = values.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         assert_eq!(order, [("steps", 3), ("marks", 2)]);
+    }
+
+    /// A value set back to 0 reads as none held, at once (`none_of` tests its bit), while
+    /// the others keep theirs, whatever bits they share.
+    #[test]
+    fn a_name_list_set_back_to_nothing_holds_none_of_it() {
+        let names: Vec<Name> = (0..200).map(|i| Name::new(&format!("value_{i}"))).collect();
+        let mut values = NameList::default();
+        for (i, name) in names.iter().enumerate() {
+            values.insert(*name, i as i64 + 1);
+        }
+        for name in names.iter().step_by(2) {
+            values.insert(*name, 0);
+        }
+        for (i, name) in names.iter().enumerate() {
+            let held = values.get(name).copied().unwrap_or(0);
+            let mask = NameList::<i64>::bit(name);
+            if i % 2 == 0 {
+                assert_eq!(held, 0);
+                assert!(values.none_of(&[*name], mask));
+            } else {
+                assert_eq!(held, i as i64 + 1);
+                assert!(!values.none_of(&[*name], mask));
+            }
+        }
+        // Every name keeps its place, 0 or not.
+        assert_eq!(values.iter().count(), 200);
+        let mut cleared = NameList::default();
+        cleared.insert(names[0], 5);
+        cleared.insert(names[0], 0);
+        assert!(cleared.none_of(&names[..1], NameList::<i64>::bit(&names[0])));
+        assert_eq!(cleared.present, 0);
     }
 
     #[test]
