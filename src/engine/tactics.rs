@@ -105,6 +105,9 @@ impl Tactics {
         let holds = |view: &mut DecisionView<'_>, guard: &Option<Condition>| {
             guard.as_ref().is_none_or(|guard| guard.eval(view))
         };
+        // The offered options as bits ([`Name::bit`]): most rules name an option that is
+        // not offered, told by one test rather than a look through the options.
+        let offered = decision.options.iter().fold(0, |bits, o| bits | o.bit());
         for rule in &list.rules {
             match &rule.pick {
                 Pick::Script => {
@@ -113,7 +116,7 @@ impl Tactics {
                     }
                 }
                 Pick::Option(option) => {
-                    if !decision.options.contains(option) {
+                    if offered & option.bit() == 0 || !decision.options.contains(option) {
                         continue;
                     }
                     view.consider(*option);
