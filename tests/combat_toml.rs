@@ -2553,3 +2553,78 @@ fn an_action_asks_its_actor_a_decision_among_its_options() {
     has(&log, "Aldric: prone");
     assert!(!errors.contains("stance"), "{errors}");
 }
+
+/// The fixture with a Luck Point each: a failed test of `skill` may be rolled again for
+/// one (`[tests.skill.reroll]`), once.
+fn fixture_with_luck(case: &str) -> (PathBuf, PathBuf) {
+    fixture_copy(
+        case,
+        &[
+            (
+                "combat.toml",
+                "[tests.dodge]",
+                r#"[tests.skill.reroll]
+if = 'level == "failure" and self.value.luck > 0'
+decision = "use_luck_point"
+options = ["reroll", "accept"]
+do = "set luck (self.value.luck - 1)"
+
+[tests.dodge]"#,
+            ),
+            ("combat.toml", "", "\n[[setup]]\ndo = \"set luck 1\"\n"),
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn a_failed_test_may_be_rolled_again_once_for_what_its_reroll_costs() {
+    // Bryn attacks at 70 and rolls 80, a failure: her Luck Point buys a second roll, 30,
+    // a success, which stands. Aldric parries at 65 with 30: no reroll for a success.
+    // His own attack at 65: 97 fails, his Luck Point rolls again, 99 fumbles, and the
+    // fumble stands (one reroll). Her parry: 98 fails, and her point is spent: it stands.
+    let (dir, ruleset) = fixture_with_luck("luck");
+    let (log, _) = duel_with("luck_fight", &ruleset, "1 1\n80 30 30 3\n97 99 98\n", "");
+    has(&log, "Bryn: attack 70, rolled 80: failure");
+    has(
+        &log,
+        "Bryn chooses use luck point: reroll (of reroll, accept; first option)",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 65, rolled 97: failure");
+    has(&log, "Aldric: attack 65, rolled 99: fumble");
+    has(&log, "Bryn: parry 70, rolled 98: failure");
+    assert_eq!(log.matches("use luck point").count(), 2, "{log}");
+
+    // Declined (a scenario's choice): the first roll stands and the point is kept.
+    let (log, _) = duel_with(
+        "luck_declined",
+        &ruleset,
+        "1 1\n80 30 3\n",
+        "[[choices]]\ndecision = \"use_luck_point\"\nchoose = \"accept\"\n",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn chooses use luck point: accept");
+    has(&log, "Bryn: attack 70, rolled 80: failure");
+    assert!(!log.contains("Bryn: attack 70, rolled 30"), "{log}");
+}
+
+#[test]
+fn a_reroll_reads_the_level_of_its_test_and_nothing_else_does() {
+    // `level` is the test's only once it has one: in a level's guard it is unknown.
+    let (dir, ruleset) = fixture_copy(
+        "level_in_a_target",
+        &[(
+            "combat.toml",
+            "target = \"self.skill.dodge\"",
+            "target = 'if level == \"failure\" { 1 } else { self.skill.dodge }'",
+        )],
+        &[],
+    );
+    let output = common::affray(&dir, &["check", ruleset.to_str().unwrap()]);
+    let _ = fs::remove_dir_all(&dir);
+    let error = text(&output.stderr);
+    assert!(!output.status.success(), "{error}");
+    assert!(error.contains("`level`"), "{error}");
+}

@@ -268,6 +268,8 @@ pub enum Read {
     TestRoll,
     TestTotal,
     TestTarget,
+    /// The level of the test rolled, read once it is known (a test's `reroll`).
+    TestLevel,
     /// The result of the exchange's attack test.
     Attack(TestField),
     /// The result of the defender's test (or the level an unopposed defence counts as).
@@ -458,6 +460,7 @@ impl<'v> FightScope<'v> {
             ],
             // `other` and `item` are bound by `any(opponents, ...)`, `any(weapons, ...)`.
             Place::Turn => &["self", "other", "item", "round", "fight"],
+            // `level` only once the test has one (a test's `reroll`: hidden elsewhere).
             Place::Test => &[
                 "self",
                 "other",
@@ -466,6 +469,7 @@ impl<'v> FightScope<'v> {
                 "roll",
                 "total",
                 "target",
+                "level",
                 "location",
                 "round",
                 "fight",
@@ -732,6 +736,7 @@ impl Scope for FightScope<'_> {
             ["attacking"] => self.slot(Read::Attacking, Type::Bool),
             ["total"] => self.slot(Read::TestTotal, Type::Number),
             ["target"] => self.slot(Read::TestTarget, Type::Number),
+            ["level"] => self.slot(Read::TestLevel, Type::Symbol(LEVELS)),
             ["against", "level"] if exchange => self.slot(Read::AgainstLevel, Type::Symbol(LEVELS)),
             ["against", _] if exchange => Resolution::Unknown {
                 at: 1,
@@ -1051,6 +1056,7 @@ impl Bound<'_> {
                 self.parry.and_then(|w| w.size.as_ref()),
             ),
             Read::Location => place(&vocabulary.locations, self.location.as_ref()),
+            Read::TestLevel => self.test.level,
             Read::Attack(TestField::Level) => self.attack.map_or(u32::MAX, |a| a.level),
             Read::Defence(TestField::Level) => self.defence.map_or(u32::MAX, |d| d.level),
             Read::AgainstLevel => self.against_level.unwrap_or(u32::MAX),

@@ -41,7 +41,7 @@ use super::resolve::Names;
 use crate::engine::pipeline::{
     After, AfterTime, BareHands, Case, Combat, Compare, EffectRule, EffectTime, EffectsStage,
     Exchange, Grades, Hands, Instead, InsteadOption, Knockback, Level, MAX_GROUPS, OutcomeMatrix,
-    Party, Reaction, ReactionWeapon, ResultCell, ResultMatrix, Role, Rounding, SkillLabel,
+    Party, Reaction, ReactionWeapon, Reroll, ResultCell, ResultMatrix, Role, Rounding, SkillLabel,
     TestKind, TestModifier, Turn, TurnAction, TurnRule, WoundRule,
 };
 use crate::engine::reads::MAX_EFFECTS;
@@ -214,6 +214,24 @@ struct TestEntry {
     /// Under `compare = "margin"`: by how much a test passes (`target - total` unless
     /// said), reading `roll`, `total` and `target`.
     margin: Option<Text>,
+    /// A second roll the tester may choose once the first is known.
+    reroll: Option<RerollEntry>,
+}
+
+/// `[tests.NAME.reroll]`: when the tester may roll again.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RerollEntry {
+    /// Read of the test just rolled: its `level`, `roll`, `total`, `target`.
+    #[serde(rename = "if")]
+    guard: Text,
+    /// What the tester is asked.
+    decision: Text,
+    /// Two option names: the first rolls again, the second keeps the roll.
+    options: TomlSpanned<Vec<String>>,
+    /// Done to the tester before the second roll (what it costs).
+    #[serde(rename = "do")]
+    actions: Option<Text>,
 }
 
 /// `[tests.NAME.grades]`: the difficulty grades of ruleset.toml applied to a test.
@@ -463,7 +481,12 @@ impl<'a> Compiler<'a> {
     fn at(&mut self, place: Place, may_roll: bool, described: String) {
         self.scope.at = place;
         self.scope.may_roll = may_roll;
-        self.scope.hidden = &[];
+        // A test's level is read only once it is known: by its `reroll`.
+        self.scope.hidden = if place == Place::Test {
+            &["level"]
+        } else {
+            &[]
+        };
         self.scope.place = described;
     }
 
@@ -748,6 +771,56 @@ impl<'a> Compiler<'a> {
     /// the rule's table (`round_start`, `exchanges.melee.after`); `fallback` is where a
     /// mistake is shown when no option says.
     #[allow(clippy::too_many_arguments)]
+    /// A test's `reroll`: its guard reads the test's level too; two options, the first
+    /// doing its actions and rolling again.
+    fn reroll(&mut self, written: &RerollEntry, test: &str, names: &Names<'_>) -> Option<Reroll> {
+        self.at(
+            Place::Test,
+            false,
+            format!("the reroll of the test `{test}`"),
+        );
+        self.scope.hidden = &[];
+        let guard = self.condition(&written.guard);
+        let actions = match &written.actions {
+            Some(text) => self.actions(text, names),
+            None => Some(Vec::new()),
+        };
+        let [again, keep] = written.options.get_ref().as_slice() else {
+            let span = written.options.span();
+            self.rule(
+                Span::new(span.start, span.end),
+                "two options",
+                format!(
+                    "the reroll of the test `{test}` names {} option{}, not 2",
+                    written.options.get_ref().len(),
+                    if written.options.get_ref().len() == 1 { "" } else { "s" }
+                ),
+                "name two: the option that rolls again, then the one that keeps the roll (`options = [\"reroll\", \"accept\"]`)",
+            );
+            return None;
+        };
+        if again == keep {
+            let span = written.options.span();
+            self.rule(
+                Span::new(span.start, span.end),
+                "the same name twice",
+                format!("the reroll of the test `{test}` names `{again}` for both options"),
+                "name them apart: the decision answers with one of them",
+            );
+            return None;
+        }
+        let case = |name: &str, actions| Case {
+            name: Some(Name::new(name)),
+            guard: None,
+            actions,
+        };
+        Some(Reroll {
+            guard: guard?,
+            decision: Name::new(written.decision.get_ref()),
+            options: [case(again, actions?), case(keep, Vec::new())],
+        })
+    }
+
     fn rule_options(
         &mut self,
         decision: Option<&String>,
@@ -1685,9 +1758,9 @@ pub(super) fn compile_combat(
     for (name, entry) in &decoded.tests {
         compiler.at(Place::Test, true, format!("the test `{name}`"));
         let roll = compiler.number(&entry.roll);
-        compiler.scope.hidden = &["total"];
+        compiler.scope.hidden = &["total", "level"];
         let total = entry.total.as_ref().and_then(|t| compiler.number(t));
-        compiler.scope.hidden = &["total", "target"];
+        compiler.scope.hidden = &["total", "target", "level"];
         let target = compiler.number(&entry.target);
         compiler.at(
             Place::Test,
@@ -1704,7 +1777,7 @@ pub(super) fn compile_combat(
             false,
             format!("the `target_min` of the test `{name}`"),
         );
-        compiler.scope.hidden = &["roll", "total", "target"];
+        compiler.scope.hidden = &["roll", "total", "target", "level"];
         // `None` when not written, `Some(None)` when written wrong.
         let target_min = entry.target_min.as_ref().map(|text| compiler.number(text));
         compiler.at(
@@ -1760,7 +1833,7 @@ pub(super) fn compile_combat(
             format!("the margin of the test `{name}`"),
         );
         // Of the test alone: both sides' margins are read under one binding.
-        compiler.scope.hidden = &["self", "other", "weapon", "attacking", "location"];
+        compiler.scope.hidden = &["self", "other", "weapon", "attacking", "location", "level"];
         let margin = entry.margin.as_ref().and_then(|text| compiler.number(text));
         let compare = match entry.compare.as_ref().map(|c| c.get_ref().as_str()) {
             None | Some("levels") => {
@@ -1842,7 +1915,12 @@ pub(super) fn compile_combat(
                 vocabulary.text_statistics.clone(),
             );
         }
-        if let (Some(roll), Some(target)) = (roll, target) {
+        // `None` when not written, `Some(None)` when written wrong.
+        let reroll = entry
+            .reroll
+            .as_ref()
+            .map(|written| compiler.reroll(written, name, names));
+        if let (Some(roll), Some(target), false) = (roll, target, matches!(reroll, Some(None))) {
             tests.push(TestKind {
                 skill_of: entry.skill_of.as_ref().map(|s| match s.get_ref().as_str() {
                     "weapon" => SkillLabel::Weapon,
@@ -1861,6 +1939,7 @@ pub(super) fn compile_combat(
                 standard_modifiers: standard_modifiers.flatten(),
                 target_min: target_min.flatten(),
                 compare,
+                reroll: reroll.flatten(),
             });
         }
     }

@@ -146,18 +146,16 @@ impl FightHandle {
 
         let test = &combat.tests[bare_hands.map_or(exchange.test, |bare| bare.test)];
         env.purpose = &exchange.label;
-        env.bound.attacking = true;
-        let attack = roll_test(test, &mut env);
-        env.bound.attacking = false;
-        env.bound.exploding_dice[0] = env.exploding_die;
-        self.fatal()?;
-        let level = combat.vocabulary.success_levels[attack.level as usize];
         // Bare hands are tested as their own test kind, and logged under its name.
         let label = match bare_hands {
             Some(_) => test.name,
             None => self.test_label(test, attacker, weapon, exchange.label),
         };
-        self.log_test(attacker, label, attack.target, attack.total, level);
+        env.bound.attacking = true;
+        let attack = self.rolled_test(combat, test, label, &mut env);
+        env.bound.attacking = false;
+        let attack = attack?;
+        env.bound.exploding_dice[0] = env.exploding_die;
         env.bound.attack = Some(attack);
         // Where the defence depends on where the blow falls, the location is found now,
         // before the defence, which may read it.
@@ -482,17 +480,55 @@ impl FightHandle {
         env.bound.other = Some(opponent);
         env.bound.item = weapon;
         env.purpose = label.as_str();
-        let result = roll_test(kind, env);
+        let logged = self.test_label(kind, who, weapon, label);
+        let result = self.rolled_test(combat, kind, logged, env);
         (
             env.bound.me,
             env.bound.other,
             env.bound.item,
             env.bound.test,
         ) = saved;
+        result
+    }
+
+    /// Roll a test of `kind` for the combatant `env` binds as `self`, logged under
+    /// `label`; then its `reroll`, where its guard holds of the roll and the tester
+    /// takes it (decision): the option's actions first, then a second roll, which
+    /// stands and is logged too.
+    fn rolled_test<'f>(
+        &'f self,
+        combat: &'f Combat,
+        kind: &'f TestKind,
+        label: Name,
+        env: &mut FightEnv<'f>,
+    ) -> Result<TestResult, FightError> {
+        let who = env.bound.me;
+        let log = |result: &TestResult| {
+            let level = combat.vocabulary.success_levels[result.level as usize];
+            self.log_test(who, label, result.target, result.total, level);
+        };
+        let result = roll_test(kind, env);
         self.fatal()?;
-        let level = combat.vocabulary.success_levels[result.level as usize];
-        let label = self.test_label(kind, who, weapon, label);
-        self.log_test(who, label, result.target, result.total, level);
+        log(&result);
+        let Some(reroll) = &kind.reroll else {
+            return Ok(result);
+        };
+        env.bound.test = result;
+        let holds = env.holds(&reroll.guard);
+        self.fatal()?;
+        if !holds {
+            return Ok(result);
+        }
+        let purpose = env.purpose;
+        let chosen = self.chosen_case(&reroll.options, reroll.decision, who, env)?;
+        let Some(again) = chosen.filter(|case| std::ptr::eq(*case, &reroll.options[0])) else {
+            return Ok(result);
+        };
+        self.perform(who, &again.actions, kind.name.as_str(), env)?;
+        env.purpose = purpose;
+        let result = roll_test(kind, env);
+        self.fatal()?;
+        log(&result);
         Ok(result)
     }
 

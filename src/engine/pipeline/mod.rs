@@ -171,6 +171,21 @@ pub struct TestKind {
     pub target_min: Option<Number>,
     /// How `resist` and `contest` compare two tests of this kind.
     pub compare: Compare,
+    /// A second roll the tester may choose, once the first is known (`reroll`).
+    pub reroll: Option<Reroll>,
+}
+
+/// `[tests.NAME.reroll]`: where `guard` holds of the test just rolled (its `level`,
+/// `roll`, `total` and `target`), the tester is asked `decision` between `options`: the
+/// first does its actions (what the second roll costs) and rolls the test again, and
+/// that roll stands; the second keeps the first ("re-roll a failed roll" for a Luck
+/// Point).
+#[derive(Clone, Debug)]
+pub struct Reroll {
+    pub guard: Condition,
+    pub decision: Name,
+    /// The option that rolls again, with its actions, then the one that keeps the roll.
+    pub options: [Case; 2],
 }
 
 /// How `resist` and `contest` judge who wins of two tests (`compare` of a test kind).

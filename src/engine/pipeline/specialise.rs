@@ -492,6 +492,9 @@ impl TestKind {
         if let super::Compare::Margin(margin) = &mut self.compare {
             r.some_number(margin);
         }
+        if let Some(reroll) = &mut self.reroll {
+            r.condition(&mut reroll.guard);
+        }
         self.levels_by_roll = self.rolls_to_look_up(r.reads);
     }
 
