@@ -2628,3 +2628,35 @@ fn a_reroll_reads_the_level_of_its_test_and_nothing_else_does() {
     assert!(!output.status.success(), "{error}");
     assert!(error.contains("`level`"), "{error}");
 }
+
+#[test]
+fn targets_over_the_limit_lower_both_tests_and_each_is_read_again() {
+    // Bryn's combat 120 against Aldric's 65, with `excess_over = 100`: 20 comes off
+    // both. Her 6, a critical at 120 (a twentieth, 6), is a success at 100 (5); his
+    // parry's 50, a success at 65, a failure at 45.
+    let (dir, ruleset) = fixture_copy(
+        "excess",
+        &[
+            (
+                "combat.toml",
+                "[tests.skill]\n",
+                "[tests.skill]\nexcess_over = 100\n",
+            ),
+            (
+                "scenarios/duel.toml",
+                "skills = { combat = 70,",
+                "skills = { combat = 120,",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("excess_fight", &ruleset, "1 1\n6 50\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 120, rolled 6: critical");
+    has(&log, "Aldric: parry 65, rolled 50: success");
+    has(
+        &log,
+        "targets over 100: both lowered by 20 (Bryn success, Aldric failure)",
+    );
+    has(&log, "Bryn chooses manoeuvre");
+}

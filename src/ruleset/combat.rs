@@ -216,6 +216,9 @@ struct TestEntry {
     margin: Option<Text>,
     /// A second roll the tester may choose once the first is known.
     reroll: Option<RerollEntry>,
+    /// Of two tests rolled against each other, a target over this lowers both by the
+    /// excess.
+    excess_over: Option<i64>,
 }
 
 /// `[tests.NAME.reroll]`: when the tester may roll again.
@@ -1940,6 +1943,7 @@ pub(super) fn compile_combat(
                 target_min: target_min.flatten(),
                 compare,
                 reroll: reroll.flatten(),
+                excess_over: entry.excess_over,
             });
         }
     }

@@ -176,6 +176,26 @@ impl FightHandle {
                 ..TestResult::default()
             }),
         };
+        // Targets over a test kind's `excess_over`: the attack and the defence rolled
+        // against it are read again.
+        if let (Some(reaction), Some(mut attack), Some(mut defence)) =
+            (reaction, env.bound.attack, env.bound.defence)
+            && (test.excess_over.is_some()
+                || combat.tests[reaction.test].excess_over.is_some()
+                || reaction
+                    .bare_hands
+                    .as_ref()
+                    .is_some_and(|bare| combat.tests[bare.test].excess_over.is_some()))
+        {
+            let (_, kind, _) = self.defence_with(combat, reaction, defender);
+            self.lower_excess(
+                combat,
+                (test, &mut attack, attacker),
+                (kind, &mut defence, defender),
+                &mut env,
+            )?;
+            (env.bound.attack, env.bound.defence) = (Some(attack), Some(defence));
+        }
         let against = match reaction {
             Some(reaction) => self.roll_again(combat, test, reaction, defender, &mut env)?,
             None => attack,
@@ -403,17 +423,7 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
-        let found = self.weapon_for(&reaction.weapon, defender);
-        // With nothing in hand, bare hands, tested as their own test kind and logged
-        // under its name.
-        let (weapon, test, label) = match (&reaction.bare_hands, found) {
-            (Some(bare), None) if reaction.weapon != ReactionWeapon::Nothing => {
-                let test = &combat.tests[bare.test];
-                let weapon = self.ruleset().equipment.weapons.get(&bare.weapon);
-                (weapon, test, test.name)
-            }
-            _ => (found, &combat.tests[reaction.test], reaction.name),
-        };
+        let (weapon, test, label) = self.defence_with(combat, reaction, defender);
         env.bound.parry = weapon;
         let attacker = env.bound.me;
         let result = self.roll_for(combat, test, (defender, attacker), weapon, label, env)?;
@@ -424,6 +434,69 @@ impl FightHandle {
             env.bound.defence = saved;
         }
         Ok(result)
+    }
+
+    /// What the defender makes its reaction with, the test kind, and what it is logged
+    /// under: the weapon the reaction finds in hand; with nothing in hand, bare hands,
+    /// tested as their own test kind and logged under its name.
+    fn defence_with<'f>(
+        &'f self,
+        combat: &'f Combat,
+        reaction: &'f Reaction,
+        defender: usize,
+    ) -> (Option<&'f Weapon>, &'f TestKind, Name) {
+        let found = self.weapon_for(&reaction.weapon, defender);
+        match (&reaction.bare_hands, found) {
+            (Some(bare), None) if reaction.weapon != ReactionWeapon::Nothing => {
+                let test = &combat.tests[bare.test];
+                let weapon = self.ruleset().equipment.weapons.get(&bare.weapon);
+                (weapon, test, test.name)
+            }
+            _ => (found, &combat.tests[reaction.test], reaction.name),
+        }
+    }
+
+    /// Two tests rolled against each other whose higher target is over `excess_over`
+    /// (of the first kind, else the second's): the excess comes off both targets, and
+    /// each is read again ("skills over 100%": the rolls stand, the levels may not).
+    fn lower_excess<'f>(
+        &'f self,
+        combat: &'f Combat,
+        (kind, mine, who): (&'f TestKind, &mut TestResult, usize),
+        (other_kind, theirs, other): (&'f TestKind, &mut TestResult, usize),
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        let Some(limit) = kind.excess_over.or(other_kind.excess_over) else {
+            return Ok(());
+        };
+        let excess = mine.target.max(theirs.target) - limit;
+        if excess <= 0 {
+            return Ok(());
+        }
+        let saved = (env.bound.me, env.bound.other);
+        for (kind, test, (me, them)) in [
+            (kind, &mut *mine, (who, other)),
+            (other_kind, &mut *theirs, (other, who)),
+        ] {
+            // The levels read the exact roll (an enumeration draws it now).
+            self.core().refine(test)?;
+            test.target -= excess;
+            (env.bound.me, env.bound.other) = (me, Some(them));
+            test.level = super::test::level_again(kind, *test, env);
+        }
+        (env.bound.me, env.bound.other) = saved;
+        self.fatal()?;
+        let levels = &combat.vocabulary.success_levels;
+        self.note(|| {
+            format!(
+                "targets over {limit}: both lowered by {excess} ({} {}, {} {})",
+                self.name(who),
+                levels[mine.level as usize],
+                self.name(other),
+                levels[theirs.level as usize],
+            )
+        });
+        Ok(())
     }
 
     /// The attacker's roll against the defence, where the reaction's
@@ -1264,9 +1337,19 @@ impl FightHandle {
         let Some((kind, mut mine)) = self.test_between(who, opponent, test, env)? else {
             return Ok(false);
         };
-        let Some((_, mut theirs)) = self.test_between(opponent, who, other, env)? else {
+        let Some((their_kind, mut theirs)) = self.test_between(opponent, who, other, env)? else {
             return Ok(true);
         };
+        if kind.excess_over.or(their_kind.excess_over).is_some()
+            && let Some(combat) = self.combat()
+        {
+            self.lower_excess(
+                combat,
+                (kind, &mut mine, who),
+                (their_kind, &mut theirs, opponent),
+                env,
+            )?;
+        }
         let won = if matches!(kind.compare, Compare::Margin(_)) {
             self.by_margin(kind, &mut mine, &mut theirs, env)? == Some(true)
         } else {

@@ -173,6 +173,10 @@ pub struct TestKind {
     pub compare: Compare,
     /// A second roll the tester may choose, once the first is known (`reroll`).
     pub reroll: Option<Reroll>,
+    /// Of two tests rolled against each other (an attack and its defence, a contest),
+    /// where the higher target is over this, the excess comes off both targets and both
+    /// are read again ("skills over 100%").
+    pub excess_over: Option<i64>,
 }
 
 /// `[tests.NAME.reroll]`: where `guard` holds of the test just rolled (its `level`,

@@ -94,6 +94,17 @@ fn looked_up(kind: &TestKind, rolls: &RangeInclusive<i64>, env: &mut FightEnv<'_
     }
 }
 
+/// The level of `test` (a test of `kind` by the combatant `env` binds as `self`) read
+/// again for its target as it is now: a roll lowered with its opponent's
+/// (`excess_over`).
+pub(super) fn level_again(kind: &TestKind, test: TestResult, env: &mut FightEnv<'_>) -> u32 {
+    let bound = env.bound.test;
+    env.bound.test = test;
+    let found = env.holding(|env| level(kind, env));
+    env.bound.test = bound;
+    found
+}
+
 /// The first level whose guard holds of the test bound; the loader requires at least
 /// one level, and the last is what no guard claims.
 #[inline]
