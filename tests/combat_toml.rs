@@ -2660,3 +2660,29 @@ fn targets_over_the_limit_lower_both_tests_and_each_is_read_again() {
     );
     has(&log, "Bryn chooses manoeuvre");
 }
+
+#[test]
+fn a_bonus_gives_the_attacker_effects_where_the_defender_did_not_win() {
+    // A surprise's "bonus Special Effect" on the first round: Bryn's 30 and Aldric's
+    // parry 30 both succeed, and the matrix gives nobody a level; the bonus gives her
+    // one, and a manoeuvre. Where the defender wins (her 80 fails), none.
+    let (dir, ruleset) = fixture_copy(
+        "bonus",
+        &[(
+            "combat.toml",
+            "effects = { list = \"manoeuvres\", decision = \"manoeuvre\" }",
+            "effects = { list = \"manoeuvres\", decision = \"manoeuvre\", bonus = \"if round == 1 { 1 } else { 0 }\" }",
+        )],
+        &[],
+    );
+    let (log, _) = duel_with("bonus_fight", &ruleset, "1 1\n30 30\n", "");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Bryn gains 1 bonus level");
+    has(&log, "Bryn chooses manoeuvre");
+    let (log, _) = duel_with("bonus_lost", &ruleset, "1 1\n80 30\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 70, rolled 80: failure");
+    has(&log, "Aldric chooses manoeuvre");
+    assert!(!log.contains("bonus level"), "{log}");
+}

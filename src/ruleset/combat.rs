@@ -389,6 +389,8 @@ struct EffectsEntry {
     list: Text,
     /// How many the winner chooses; `outcome.levels` unless said.
     count: Option<Text>,
+    /// Levels the attacker gains before the effects, unless the defender won.
+    bonus: Option<Text>,
     /// The decision's name; `effect` unless said.
     decision: Option<String>,
 }
@@ -1460,6 +1462,7 @@ impl<'a> Compiler<'a> {
                 .unwrap_or_else(|| "effect".into())
                 .into(),
             count: None,
+            bonus: None,
             effects,
         })
     }
@@ -2166,6 +2169,20 @@ pub(super) fn compile_combat(
             );
             stage.count = compiler.number(count);
             if stage.count.is_none() {
+                effects = None;
+            }
+        }
+        if let (Some(stage), Some(bonus)) = (
+            effects.as_mut(),
+            entry.effects.as_ref().and_then(|e| e.bonus.as_ref()),
+        ) {
+            compiler.at(
+                Place::Exchange,
+                false,
+                format!("the effects' `bonus` of `{name}`"),
+            );
+            stage.bonus = compiler.number(bonus);
+            if stage.bonus.is_none() {
                 effects = None;
             }
         }

@@ -17,7 +17,7 @@ use super::{
     ExchangeContext, Knockback, Party, Reaction, ReactionWeapon, Role, SkillLabel, TestKind,
 };
 use crate::engine::model::Weapon;
-use crate::expr::Condition;
+use crate::expr::{Condition, Number};
 use crate::log::Event;
 use crate::names::Name;
 use crate::source::Spanned;
@@ -215,6 +215,9 @@ impl FightHandle {
         }
 
         if let Some(stage) = &exchange.effects {
+            if let Some(bonus) = &stage.bonus {
+                self.bonus_levels(bonus, attacker, &mut env)?;
+            }
             self.choose_effects(stage, attacker, defender, &mut env)?;
         }
         self.after_rules(exchange, AfterTime::Outcome, &mut env)?;
@@ -411,6 +414,34 @@ impl FightHandle {
                 env.bound.chosen[at] = env.bound.chosen[at].saturating_add(1);
             }
         }
+        Ok(())
+    }
+
+    /// The effects' `bonus`: levels the attacker gains unless the defender won the
+    /// outcome, which makes the attacker its winner.
+    fn bonus_levels(
+        &self,
+        bonus: &Number,
+        attacker: usize,
+        env: &mut FightEnv<'_>,
+    ) -> Result<(), FightError> {
+        if matches!(env.bound.outcome, Some((false, _))) {
+            return Ok(());
+        }
+        let gained = env.number_of(bonus);
+        self.fatal()?;
+        let Ok(gained) = u32::try_from(gained) else {
+            return Ok(());
+        };
+        if gained == 0 {
+            return Ok(());
+        }
+        let won = env.bound.outcome.map_or(0, |(_, levels)| levels);
+        env.bound.outcome = Some((true, won.saturating_add(gained)));
+        self.note(|| {
+            let s = if gained == 1 { "" } else { "s" };
+            format!("{} gains {gained} bonus level{s}", self.name(attacker))
+        });
         Ok(())
     }
 

@@ -509,6 +509,11 @@ pub struct EffectsStage {
     pub decision: Name,
     /// How many; `outcome.levels` when `None`.
     pub count: Option<Number>,
+    /// Levels the attacker gains before the effects are chosen, unless the defender won
+    /// the outcome (a surprise's "bonus Special Effect"): the attacker is then the
+    /// outcome's winner, with them added to what it won (none, where the outcome gave
+    /// nobody a level).
+    pub bonus: Option<Number>,
     pub effects: Vec<EffectRule>,
 }
 

@@ -544,6 +544,7 @@ impl Reaction {
 impl EffectsStage {
     fn fold(&mut self, r: &mut Rewrite<'_>) {
         r.some_number(&mut self.count);
+        r.some_number(&mut self.bonus);
         for effect in &mut self.effects {
             r.some(&mut effect.offered);
             r.some(&mut effect.guard);
