@@ -2158,31 +2158,23 @@ pub(super) fn compile_combat(
             .as_ref()
             .map(|stage| stage.effects.iter().map(|e| e.name.to_string()).collect())
             .unwrap_or_default();
-        if let (Some(stage), Some(count)) = (
-            effects.as_mut(),
-            entry.effects.as_ref().and_then(|e| e.count.as_ref()),
-        ) {
-            compiler.at(
-                Place::Exchange,
-                false,
-                format!("the effects' `count` of `{name}`"),
-            );
-            stage.count = compiler.number(count);
-            if stage.count.is_none() {
-                effects = None;
+        // The effects' numbers read of the exchange: how many, and the attacker's bonus.
+        if let (Some(stage), Some(written)) = (effects.as_mut(), entry.effects.as_ref()) {
+            let mut compiled = true;
+            for (key, text, number) in [
+                ("count", &written.count, &mut stage.count),
+                ("bonus", &written.bonus, &mut stage.bonus),
+            ] {
+                let Some(text) = text else { continue };
+                compiler.at(
+                    Place::Exchange,
+                    false,
+                    format!("the effects' `{key}` of `{name}`"),
+                );
+                *number = compiler.number(text);
+                compiled &= number.is_some();
             }
-        }
-        if let (Some(stage), Some(bonus)) = (
-            effects.as_mut(),
-            entry.effects.as_ref().and_then(|e| e.bonus.as_ref()),
-        ) {
-            compiler.at(
-                Place::Exchange,
-                false,
-                format!("the effects' `bonus` of `{name}`"),
-            );
-            stage.bonus = compiler.number(bonus);
-            if stage.bonus.is_none() {
+            if !compiled {
                 effects = None;
             }
         }
