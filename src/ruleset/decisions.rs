@@ -104,6 +104,9 @@ impl Ruleset {
             .to_vec();
         if let Some(combat) = &self.rules.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
+            for action in &combat.turn.choices {
+                found.extend(action.locations.iter().map(|l| l.to_string()));
+            }
             for (_, options) in rule_decisions(combat) {
                 found.extend(option_names(options));
             }
@@ -157,9 +160,9 @@ impl Ruleset {
     /// options, the reactions and
     /// `none` of `reaction`, the effects of an effect list's decision, the cases of an
     /// effect's own, `complete` and `withdraw`, `damage` and the `instead` options, the
-    /// hit locations of `location` and `redirect_location`, the weapons and shields of
-    /// `weapon` and `weapon_to_ready`, the opponents of `target`, the turn's actions of
-    /// `action`). `None` where no such list is known: a decision only the scripts ask,
+    /// hit locations of `location` and `redirect_location` (and the rows the turn's
+    /// actions aim at, of `location`), the weapons and shields of `weapon` and
+    /// `weapon_to_ready`, the opponents of `target`, the turn's actions of `action`). `None` where no such list is known: a decision only the scripts ask,
     /// or one a script names between quotes (it may ask it with options it works out),
     /// or `action` where the `choices` hook offers the turn's actions. `combatants`
     /// are the scenario's, the options of `target`. Sorted, without repeats.
@@ -201,11 +204,21 @@ impl Ruleset {
             }
             "weapon_to_ready" => add(&mut weapons()),
             "location" | "redirect_location"
-                if exchanges.iter().any(|e| !e.locations.is_empty()) =>
+                if exchanges.iter().any(|e| !e.locations.is_empty())
+                    || (decision == "location"
+                        && combat.turn.choices.iter().any(|a| !a.locations.is_empty())) =>
             {
                 add(&mut exchanges
                     .iter()
                     .flat_map(|e| e.locations.iter().map(|l| l.to_string())));
+                // The rows the turn's actions aim at (a called location).
+                if decision == "location" {
+                    add(&mut combat
+                        .turn
+                        .choices
+                        .iter()
+                        .flat_map(|a| a.locations.iter().map(|l| l.to_string())));
+                }
             }
             _ => {}
         }

@@ -135,6 +135,11 @@ pub struct TurnAction {
     /// Done to the actor before the exchange, and after it.
     pub before: Vec<Spanned<Action>>,
     pub after: Vec<Spanned<Action>>,
+    /// A called location: once the target is chosen, the actor chooses where the blow
+    /// is aimed among these (decision `location`), the rows of the table `location`
+    /// names; the exchange then reads it as `location` from its start (its tests'
+    /// modifiers, its damage) and lands the blow there, rolling nothing. Empty: none.
+    pub locations: Vec<Name>,
 }
 
 /// A kind of test: how its die is rolled, what it is against, and the levels it gives.
