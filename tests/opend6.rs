@@ -1119,14 +1119,14 @@ choose = "parry""#
     // B parries with 2D less 1D for her second action: 5. A's 4D: 16 meets 5. Damage
     // 3D: 12; the leather's 1D: 3; 12 beats 3 by 9: Incapacitated (9-12).
     let dice = "initiative 6\ninitiative 6\ninitiative 1\nparry 5\n\
-                attack 4\nattack 4\nattack 4\nattack 4\ndamage 4\ndamage 4\ndamage 4\ndamage 3\n";
+                melee 4\nmelee 4\nmelee 4\nmelee 4\ndamage 4\ndamage 4\ndamage 4\ndamage 3\n";
     let log = given_dice("native", &options, a, b, &choices("attack"), dice);
     assert!(
         log.contains("B chooses reaction: parry (of parry, dodge, none; scenario)"),
         "{log}"
     );
     assert!(log.contains("1D6 parry for B → 5"), "{log}");
-    assert!(log.contains("A: attack 5, rolled 16: success"), "{log}");
+    assert!(log.contains("A: melee combat 5, rolled 16: success"), "{log}");
     assert!(log.contains("3D6 damage for A → 12"), "{log}");
     assert!(log.contains("B: incapacitated wound to total"), "{log}");
     assert!(log.contains("B is out of the fight"), "{log}");
@@ -1147,6 +1147,6 @@ choose = "parry""#
         log.contains("A chooses location: head (of head, heart, chest, arm, leg, hand; scenario)"),
         "{log}"
     );
-    assert!(log.contains("A: attack 10, rolled 16: success"), "{log}");
+    assert!(log.contains("A: melee combat 10, rolled 16: success"), "{log}");
     assert!(log.contains("B: dead wound to total"), "{log}");
 }
