@@ -2711,3 +2711,28 @@ fn check_reports_a_called_location_the_exchanges_own_location_table_lacks() {
     assert!(!check.status.success(), "{report}");
     has(&report, "`tail`, a row of `aim`, is not a row of");
 }
+
+#[test]
+fn an_exchange_may_name_the_decision_its_reactions_are_declared_by() {
+    // The parried blow of the first test, with the reaction declared by the decision
+    // `defend`: a scenario forces it by that name, and the engine asks no `reaction`.
+    let (dir, ruleset) = fixture_copy(
+        "reaction_decision",
+        &[(
+            "combat.toml",
+            "[exchanges.melee]\n",
+            "[exchanges.melee]\nreaction_decision = \"defend\"\n",
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"defend\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("reaction_decision_fight", &ruleset, "1 1\n30 30\n", choices);
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Aldric chooses defend: dodge (of parry, dodge, none; scenario)",
+    );
+    assert!(!log.contains("chooses reaction"), "{log}");
+    assert!(check.status.success(), "{}", text(&check.stderr));
+}

@@ -1110,7 +1110,7 @@ who = "A"
 choose = "head"
 
 [[choices]]
-decision = "reaction"
+decision = "defence"
 who = "B"
 choose = "parry""#
         )
@@ -1122,17 +1122,20 @@ choose = "parry""#
                 melee 4\nmelee 4\nmelee 4\nmelee 4\ndamage 4\ndamage 4\ndamage 4\ndamage 3\n";
     let log = given_dice("native", &options, a, b, &choices("attack"), dice);
     assert!(
-        log.contains("B chooses reaction: parry (of parry, dodge, none; scenario)"),
+        log.contains("B chooses defence: parry (of dodge, parry, none; scenario)"),
         "{log}"
     );
     assert!(log.contains("1D6 parry for B → 5"), "{log}");
-    assert!(log.contains("A: melee combat 5, rolled 16: success"), "{log}");
+    assert!(
+        log.contains("A: melee combat 5, rolled 16: success"),
+        "{log}"
+    );
     assert!(log.contains("3D6 damage for A → 12"), "{log}");
     assert!(log.contains("B: incapacitated wound to total"), "{log}");
     assert!(log.contains("B is out of the fight"), "{log}");
-    // The scripts played no part of it.
+    // The scripts played no part of it: they would log the difficulty and the parry.
     assert!(!log.contains("combat difficulty"), "{log}");
-    assert!(!log.contains("chooses defence"), "{log}");
+    assert!(!log.contains("B parries"), "{log}");
 
     // At the head: 5 + 5 = 10, met by 16; 12 + 12 = 24 beats 3 by 21: Dead.
     let log = given_dice(
@@ -1147,6 +1150,9 @@ choose = "parry""#
         log.contains("A chooses location: head (of head, heart, chest, arm, leg, hand; scenario)"),
         "{log}"
     );
-    assert!(log.contains("A: melee combat 10, rolled 16: success"), "{log}");
+    assert!(
+        log.contains("A: melee combat 10, rolled 16: success"),
+        "{log}"
+    );
     assert!(log.contains("B: dead wound to total"), "{log}");
 }

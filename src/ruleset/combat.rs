@@ -305,6 +305,8 @@ struct ExchangeEntry {
     bare_hands: Option<BareHandsEntry>,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
+    /// The decision the defender declares its reaction by (`reaction` unless said).
+    reaction_decision: Option<String>,
     /// Reactions declared once the attack is rolled, where this holds.
     reactions_after: Option<Text>,
     unopposed: Option<Text>,
@@ -2435,6 +2437,10 @@ pub(super) fn compile_combat(
                 weapon,
                 bare_hands: bare_hands.flatten(),
                 reactions,
+                reaction_decision: entry
+                    .reaction_decision
+                    .as_deref()
+                    .map_or(crate::name!("reaction"), Name::new),
                 reactions_after,
                 unopposed,
                 outcome,

@@ -60,6 +60,9 @@ impl Ruleset {
                         .iter()
                         .map(|r| r.withdraw_decision.to_string()),
                 );
+                if !exchange.reactions.is_empty() {
+                    found.push(exchange.reaction_decision.to_string());
+                }
                 if let Some(effects) = &exchange.effects {
                     found.push(effects.decision.to_string());
                     found.extend(
@@ -195,10 +198,7 @@ impl Ruleset {
                 add(&mut combat.turn.choices.iter().map(|a| a.name.to_string()));
             }
             "target" if !exchanges.is_empty() => add(&mut combatants.iter().cloned()),
-            "reaction" if exchanges.iter().any(|e| !e.reactions.is_empty()) => add(&mut exchanges
-                .iter()
-                .flat_map(|e| e.reactions.iter().map(|r| r.name.to_string()))
-                .chain(std::iter::once("none".to_string()))),
+
             "weapon" if exchanges.iter().any(|e| e.bare_hands.is_some()) => {
                 add(&mut weapons().chain(std::iter::once("bare_hands".to_string())));
             }
@@ -226,6 +226,16 @@ impl Ruleset {
             if asks.as_str() == decision {
                 add(&mut option_names(options));
             }
+        }
+        // The reactions and `none`, of the decision each exchange declares them by.
+        let reacting = exchanges
+            .iter()
+            .filter(|e| !e.reactions.is_empty() && e.reaction_decision.as_str() == decision);
+        let mut reacting = reacting.peekable();
+        if reacting.peek().is_some() {
+            add(&mut reacting
+                .flat_map(|e| e.reactions.iter().map(|r| r.name.to_string()))
+                .chain(std::iter::once("none".to_string())));
         }
         for exchange in exchanges {
             for reaction in &exchange.reactions {

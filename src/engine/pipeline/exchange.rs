@@ -293,7 +293,7 @@ impl FightHandle {
             return Ok(None);
         }
         options.push(crate::name!("none"));
-        let chosen = self.choose(defender, crate::name!("reaction"), options)?;
+        let chosen = self.choose(defender, exchange.reaction_decision, options)?;
         let Some(at) = exchange.reactions.iter().position(|r| r.name == chosen) else {
             return Ok(None);
         };

@@ -302,6 +302,9 @@ pub struct Exchange {
     /// What the defender may do about it (decision `reaction`; `none` is always offered
     /// too), declared before the attack is rolled.
     pub reactions: Vec<Reaction>,
+    /// The decision the defender declares its reaction by (`reaction` unless the
+    /// exchange names another: a system's own word for its defence).
+    pub reaction_decision: Name,
     /// With this, the reaction is declared once the attack is rolled, and only where
     /// this holds (a successful attack).
     pub reactions_after: Option<Condition>,
