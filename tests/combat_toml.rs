@@ -67,6 +67,17 @@ fn fixture_copy(
     (dir, ruleset)
 }
 
+/// A report's text on one line: its words with single spaces, the margin's `│` left
+/// out, so that where a diagnostic wraps (the length of the scratch folder's path moves
+/// it) does not matter.
+fn flat(report: &str) -> String {
+    report
+        .split_whitespace()
+        .filter(|word| *word != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn has(log: &str, line: &str) {
     assert!(log.contains(line), "no line `{line}` in:\n{log}");
 }
@@ -2685,4 +2696,187 @@ fn a_bonus_gives_the_attacker_effects_where_the_defender_did_not_win() {
     has(&log, "Bryn: attack 70, rolled 80: failure");
     has(&log, "Aldric chooses manoeuvre");
     assert!(!log.contains("bonus level"), "{log}");
+}
+
+/// The d20 fixture (no hit location table) with a called location: a look-up `aim`
+/// whose rows are where a blow may be aimed and what it adds to the damage, a modifier
+/// list that makes each harder to hit, an action `aimed_attack` that aims the strike,
+/// and a blow to the head that throws the defender off balance (`after`, at the wound).
+/// `check` edits the copy's combat.toml further (file text, replacement). The folder
+/// and the ruleset's path.
+fn aimed_copy(case: &str, edits: &[(&str, &str)]) -> (PathBuf, PathBuf) {
+    let dir = scratch(case);
+    let ruleset = dir.join("d20_skirmish");
+    copy_dir(&root().join("tests/fixtures/d20_skirmish"), &ruleset);
+    fs::write(
+        ruleset.join("tables/aim.tables"),
+        "modifiers aiming \"Aimed blows: how much harder\" {\n  \
+           aim_head \"Aimed at the head\" +4\n  \
+           aim_arm  \"Aimed at an arm\"   +2\n}\n\n\
+         lookup aim \"Aimed blows: damage\" {\n  \
+           | location | damage |\n  \
+           | head     | 3      |\n  \
+           | arm      | -1     |\n}\n",
+    )
+    .unwrap();
+    let path = ruleset.join("combat.toml");
+    let mut combat = fs::read_to_string(&path).unwrap();
+    for (from, to) in [
+        (
+            "exchange = \"strike\"\n",
+            "exchange = \"strike\"\n\n[[action]]\nname = \"aimed_attack\"\nexchange = \"strike\"\nlocation = \"aim\"\n",
+        ),
+        (
+            "+ attacker.statistic.damage_bonus",
+            "+ attacker.statistic.damage_bonus + lookup(\"aim\", location, \"damage\")",
+        ),
+        (
+            "[exchanges.strike]",
+            "[tests.attack.modifiers]\naim_head = 'attacking and location == \"head\"'\naim_arm = 'attacking and location == \"arm\"'\n\n[exchanges.strike]",
+        ),
+    ]
+    .iter()
+    .chain(edits)
+    {
+        let edited = combat.replacen(from, to, 1);
+        assert_ne!(combat, edited, "`{from}` moved in combat.toml");
+        combat = edited;
+    }
+    combat.push_str(
+        "\n[[exchanges.strike.after]]\nat = \"wound\"\nto = \"defender\"\nif = 'location == \"head\"'\ndo = \"condition off_balance for 1 round\"\n",
+    );
+    fs::write(&path, combat).unwrap();
+    let duel = fs::read_to_string(ruleset.join("scenarios/skirmish.toml"))
+        .unwrap()
+        .replace(
+            "ruleset = \"d20_skirmish\"",
+            &format!("ruleset = {:?}", ruleset.to_string_lossy()),
+        );
+    // Kara against one raider.
+    let duel = duel.replace("count = 2\n", "");
+    let duel = match duel.find("[[combatants]]\nname = \"Dunmore\"") {
+        Some(at) => {
+            let end = duel[at..].find("\n\n").map_or(duel.len(), |e| at + e + 2);
+            format!("{}{}", &duel[..at], &duel[end..])
+        }
+        None => duel,
+    };
+    fs::write(dir.join("duel.toml"), duel).unwrap();
+    (dir, ruleset)
+}
+
+/// Kara's turn with `dice`, her action and location scripted: the log and errors.
+fn aimed_fight(dir: &Path, dice: &str, location: &str) -> (String, String) {
+    let scenario = fs::read_to_string(dir.join("duel.toml")).unwrap();
+    let choices = format!(
+        "\n[[choices]]\ndecision = \"action\"\nby = \"Kara\"\nchoose = \"aimed_attack\"\n\n\
+         [[choices]]\ndecision = \"location\"\nby = \"Kara\"\nchoose = \"{location}\"\n"
+    );
+    fs::write(dir.join("aimed.toml"), format!("{scenario}{choices}")).unwrap();
+    fs::write(dir.join("dice.txt"), dice).unwrap();
+    let output = affray(dir, &["fight", "aimed.toml", "--dice", "dice.txt"]);
+    (text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn a_called_location_with_no_roll_table_is_chosen_with_the_attack_and_read_by_its_rules() {
+    // Initiative: Kara 15 + 3, the raider 5 + 1. Kara aims at the head: the raider's
+    // defence 12 + 4 = 16. A roll of 11 + 5 = 16 hits; 1D6 = 4 + 1 + 3 at the head = 8
+    // off the pool of 12 (no location table: no location die, and the hit points are
+    // the pool's), and the blow to the head throws him off balance.
+    let (dir, _) = aimed_copy("called_location", &[]);
+    let (head, error) = aimed_fight(&dir, "15 5\n11 4\n", "head");
+    // At an arm: 12 + 2 = 14; 9 + 5 = 14 hits; 1D6 = 4 + 1 - 1 = 4; nobody off balance.
+    let (arm, _) = aimed_fight(&dir, "15 5\n9 4\n", "arm");
+    // At the head, 10 + 5 = 15 does not reach 16.
+    let (missed, _) = aimed_fight(&dir, "15 5\n10\n", "head");
+    let _ = fs::remove_dir_all(&dir);
+    has(&head, "Kara chooses action: aimed attack");
+    has(&head, "Kara chooses location: head");
+    has(&head, "Kara: attack against defence 16, rolled 16: hit");
+    has(&head, "Raider takes 8, 4 HP left");
+    has(&head, "Raider: off balance");
+    assert!(!head.contains("hit location"), "{head}");
+    has(&error, "the given dice ran out");
+    has(&arm, "Kara chooses location: arm");
+    has(&arm, "Kara: attack against defence 14, rolled 14: hit");
+    has(&arm, "Raider takes 4, 8 HP left");
+    assert!(!arm.contains("off balance"), "{arm}");
+    has(&missed, "Kara: attack against defence 16, rolled 15: miss");
+    assert!(!missed.contains("Raider takes"), "{missed}");
+}
+
+#[test]
+fn check_reports_a_called_location_that_names_no_table_of_locations_or_aims_no_exchange() {
+    let (dir, ruleset) = aimed_copy(
+        "called_location_check",
+        &[(
+            "location = \"aim\"\n",
+            "location = \"aiming\"\n\n[[action]]\nname = \"aim_only\"\nlocation = \"aim\"\n\n\
+             [[action]]\nname = \"aim_nowhere\"\nexchange = \"strike\"\nlocation = \"aimm\"\n",
+        )],
+    );
+    let check = affray(&dir, &["check", ruleset.to_str().unwrap()]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = flat(&text(&check.stderr));
+    assert!(!check.status.success(), "{report}");
+    has(
+        &report,
+        "`aiming` is a modifiers table; a called location needs a look-up",
+    );
+    has(
+        &report,
+        "`aim_only` names a called location but runs no exchange",
+    );
+    has(&report, "did you mean `aim`?");
+}
+
+#[test]
+fn check_reports_a_called_location_the_exchanges_own_location_table_lacks() {
+    // The d100 fixture lands its blows on the rows of `hit_location`: an action aiming
+    // at a row it lacks is refused.
+    let (dir, ruleset) = fixture_copy(
+        "called_location_rows",
+        &[(
+            "combat.toml",
+            "",
+            "\n[[action]]\nname = \"aimed\"\nexchange = \"melee\"\nlocation = \"aim\"\n",
+        )],
+        &[],
+    );
+    fs::write(
+        ruleset.join("tables/aim.tables"),
+        "lookup aim \"Aim\" {\n  | location | damage |\n  | head | 1 |\n  | tail | 2 |\n}\n",
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let report = flat(&text(&check.stderr));
+    assert!(!check.status.success(), "{report}");
+    has(&report, "`tail`, a row of `aim`, is not a row of");
+}
+
+#[test]
+fn an_exchange_may_name_the_decision_its_reactions_are_declared_by() {
+    // The parried blow of the first test, with the reaction declared by the decision
+    // `defend`: a scenario forces it by that name, and the engine asks no `reaction`.
+    let (dir, ruleset) = fixture_copy(
+        "reaction_decision",
+        &[(
+            "combat.toml",
+            "[exchanges.melee]\n",
+            "[exchanges.melee]\nreaction_decision = \"defend\"\n",
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"defend\"\nby = \"Aldric\"\nchoose = \"dodge\"\n";
+    let (log, _) = duel_with("reaction_decision_fight", &ruleset, "1 1\n30 30\n", choices);
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Aldric chooses defend: dodge (of parry, dodge, none; scenario)",
+    );
+    assert!(!log.contains("chooses reaction"), "{log}");
+    assert!(check.status.success(), "{}", text(&check.stderr));
 }

@@ -1072,3 +1072,87 @@ attack 4\nattack 4\nattack 4\nattack 4\ndamage 1\ndamage 1\ndamage 1
     assert!(round_2.contains("combat difficulty 10 (base): 10"), "{log}");
     assert!(round_2.contains("B: passive only ends"), "{log}");
 }
+
+/// The native exchange of combat.toml (fight option `native_exchange`): the active
+/// defence rolled as it is declared and its total the combat difficulty; "-1D per extra
+/// action"; the damage (Strength Damage + the weapon's code) against the armour's die
+/// code; the Wound level by what beats it; a called Hit Location (no roll table) adding
+/// its Difficulty Modifier (+1D (+5) for the head) and its Damage Modifier (+12).
+#[test]
+fn the_native_exchange_parries_first_and_wounds_by_the_margin_over_the_armour() {
+    // A: melee combat 4D, Strength Damage 2D (Physique 3D) + the club's 1D = 3D.
+    let a = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "4D" }
+weapons = ["club"]"#;
+    // B: melee combat 2D, leather (+1D).
+    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "2D" }
+weapons = ["club"]
+armour = { all = "leather" }"#;
+    let choices = |action: &str| {
+        format!(
+            r#"[[choices]]
+decision = "actions"
+who = "A"
+choose = "1"
+
+[[choices]]
+decision = "actions"
+who = "B"
+choose = "2"
+
+[[choices]]
+decision = "action"
+who = "A"
+choose = "{action}"
+
+[[choices]]
+decision = "location"
+who = "A"
+choose = "head"
+
+[[choices]]
+decision = "defence"
+who = "B"
+choose = "parry""#
+        )
+    };
+    let options = format!("{NO_ROLLS}, \"native_exchange\"");
+    // B parries with 2D less 1D for her second action: 5. A's 4D: 16 meets 5. Damage
+    // 3D: 12; the leather's 1D: 3; 12 beats 3 by 9: Incapacitated (9-12).
+    let dice = "initiative 6\ninitiative 6\ninitiative 1\nparry 5\n\
+                melee 4\nmelee 4\nmelee 4\nmelee 4\ndamage 4\ndamage 4\ndamage 4\ndamage 3\n";
+    let log = given_dice("native", &options, a, b, &choices("attack"), dice);
+    assert!(
+        log.contains("B chooses defence: parry (of dodge, parry, none; scenario)"),
+        "{log}"
+    );
+    assert!(log.contains("1D6 parry for B → 5"), "{log}");
+    assert!(
+        log.contains("A: melee combat 5, rolled 16: success"),
+        "{log}"
+    );
+    assert!(log.contains("3D6 damage for A → 12"), "{log}");
+    assert!(log.contains("B: incapacitated wound to total"), "{log}");
+    assert!(log.contains("B is out of the fight"), "{log}");
+    // The scripts played no part of it: they would log the difficulty and the parry.
+    assert!(!log.contains("combat difficulty"), "{log}");
+    assert!(!log.contains("B parries"), "{log}");
+
+    // At the head: 5 + 5 = 10, met by 16; 12 + 12 = 24 beats 3 by 21: Dead.
+    let log = given_dice(
+        "native-head",
+        &options,
+        a,
+        b,
+        &choices("hit_location"),
+        dice,
+    );
+    assert!(
+        log.contains("A chooses location: head (of head, heart, chest, arm, leg, hand; scenario)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("A: melee combat 10, rolled 16: success"),
+        "{log}"
+    );
+    assert!(log.contains("B: dead wound to total"), "{log}");
+}

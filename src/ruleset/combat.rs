@@ -121,6 +121,60 @@ pub(super) fn toward_names(file: &SourceFile) -> Vec<String> {
     names
 }
 
+/// The tables combat.toml's actions name as called locations (`[[action]] location`),
+/// each once, read before the rest of it is (their rows are what `location` may be
+/// compared with); none when the file does not decode.
+pub(super) fn called_location_tables(file: &SourceFile) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Called {
+        #[serde(default)]
+        action: Vec<CalledAction>,
+    }
+    #[derive(Deserialize)]
+    struct CalledAction {
+        location: Option<String>,
+    }
+    let mut names: Vec<String> = Vec::new();
+    let actions = toml::from_str::<Called>(file.text()).map_or_else(|_| Vec::new(), |c| c.action);
+    for name in actions.into_iter().filter_map(|a| a.location) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The rows of a table that a called location chooses among: a look-up's keys (each a
+/// name), a roll table's rows; `Err` with what is wrong with any other table.
+pub(super) fn called_location_rows(table: &Table) -> Result<Vec<String>, String> {
+    match &table.kind {
+        TableKind::Roll(roll) => Ok(roll.rows.iter().map(|r| r.name.value.clone()).collect()),
+        TableKind::Lookup(lookup) => lookup
+            .rows
+            .iter()
+            .map(|row| match &row.key.value {
+                Key::Name(name) => Ok(name.clone()),
+                Key::Range(_) => Err(format!(
+                    "a row of `{}` is keyed by a number; the rows of a called location are names",
+                    table.name.value
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|rows| {
+                if rows.is_empty() {
+                    Err(format!("`{}` has no rows to aim at", table.name.value))
+                } else {
+                    Ok(rows)
+                }
+            }),
+        other => Err(format!(
+            "`{}` is a {} table; a called location needs a look-up table (or a roll table) whose rows name the locations",
+            table.name.value,
+            other.keyword()
+        )),
+    }
+}
+
 /// `[hands]`: how many hands a combatant has, and how many a weapon takes.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -178,6 +232,9 @@ struct ActionEntry {
     decision: Option<String>,
     #[serde(default)]
     option: Vec<OptionEntry>,
+    /// A called location: a table of tables/ (a look-up whose keys are names, or a
+    /// roll table) whose rows are where the actor may aim the exchange's blow.
+    location: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -269,6 +326,8 @@ struct ExchangeEntry {
     bare_hands: Option<BareHandsEntry>,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
+    /// The decision the defender declares its reaction by (`reaction` unless said).
+    reaction_decision: Option<String>,
     /// Reactions declared once the attack is rolled, where this holds.
     reactions_after: Option<Text>,
     unopposed: Option<Text>,
@@ -2470,6 +2529,10 @@ pub(super) fn compile_combat(
                 weapon,
                 bare_hands: bare_hands.flatten(),
                 reactions,
+                reaction_decision: entry
+                    .reaction_decision
+                    .as_deref()
+                    .map_or(crate::name!("reaction"), Name::new),
                 reactions_after,
                 unopposed,
                 outcome,
@@ -2542,8 +2605,9 @@ pub(super) fn compile_combat(
                 names,
             )
         };
-        if let (Some(exchange), Some(before), Some(after), Some(options)) =
-            (exchange, before, after, options)
+        let locations = called_locations(entry, exchange, &exchanges, &mut compiler, names);
+        if let (Some(exchange), Some(before), Some(after), Some(options), Some(locations)) =
+            (exchange, before, after, options, locations)
             && (entry.guard.is_none() || guard.is_some())
             && (entry.targets.is_none() || targets.is_some())
         {
@@ -2556,6 +2620,7 @@ pub(super) fn compile_combat(
                 exchange,
                 before,
                 after,
+                locations,
             });
         }
     }
@@ -2585,6 +2650,90 @@ pub(super) fn compile_combat(
         level_tables: Default::default(),
         codes: Default::default(),
     })
+}
+
+/// The rows an action's called location chooses among (`[[action]] location`): empty
+/// without one; `None` (reported) where the table is not one whose rows name
+/// locations, the action runs no exchange, or its exchange rolls its locations on a
+/// table that lacks one of them (`exchange`: the exchange found, `None` when unknown).
+fn called_locations(
+    entry: &ActionEntry,
+    exchange: Option<Option<usize>>,
+    exchanges: &[Exchange],
+    compiler: &mut Compiler<'_>,
+    names: &Names<'_>,
+) -> Option<Vec<Name>> {
+    let Some(text) = &entry.location else {
+        return Some(Vec::new());
+    };
+    let action = entry.name.get_ref();
+    let Some((table, _)) = names
+        .tables
+        .iter()
+        .find(|(t, _)| t.name.value == *text.get_ref())
+    else {
+        compiler.unknown(
+            "affray::combat::unknown_table",
+            "table",
+            text,
+            names
+                .tables
+                .iter()
+                .map(|(t, _)| t.name.value.clone())
+                .collect(),
+        );
+        return None;
+    };
+    let rows = match called_location_rows(table) {
+        Ok(rows) => rows,
+        Err(message) => {
+            compiler.rule(
+                content(text),
+                "not a table of locations",
+                message,
+                "name a look-up table whose first column names the locations (`| location | ... |`)",
+            );
+            return None;
+        }
+    };
+    let exchange = match exchange {
+        // Reported already: the exchange is unknown.
+        None => return None,
+        Some(None) => {
+            compiler.rule(
+                content(text),
+                "no exchange to aim",
+                format!("the action `{action}` names a called location but runs no exchange"),
+                "give the action an `exchange`, or leave `location` out",
+            );
+            return None;
+        }
+        Some(Some(at)) => at,
+    };
+    let exchange_name = compiler
+        .exchanges
+        .get(exchange)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(found) = exchanges.iter().find(|e| e.name.as_str() == exchange_name)
+        && found.location.is_some()
+        && let Some(missing) = rows
+            .iter()
+            .find(|row| !found.locations.iter().any(|l| l.as_str() == row.as_str()))
+    {
+        compiler.rule(
+            content(text),
+            "not a location of the exchange",
+            format!(
+                "`{missing}`, a row of `{}`, is not a row of `{}`, where the exchange `{exchange_name}` lands its blows",
+                text.get_ref(),
+                found.location.map_or_else(String::new, |n| n.to_string())
+            ),
+            "aim at the rows of the exchange's own location table, or name that table",
+        );
+        return None;
+    }
+    Some(rows.iter().map(Name::from).collect())
 }
 
 /// The tests `resist` and `test` name in `actions` (and in what they do on a failure)

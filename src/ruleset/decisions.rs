@@ -66,6 +66,9 @@ impl Ruleset {
                         .iter()
                         .map(|r| r.withdraw_decision.to_string()),
                 );
+                if !exchange.reactions.is_empty() {
+                    found.push(exchange.reaction_decision.to_string());
+                }
                 if let Some(effects) = &exchange.effects {
                     found.push(effects.decision.to_string());
                     found.extend(
@@ -110,6 +113,9 @@ impl Ruleset {
             .to_vec();
         if let Some(combat) = &self.rules.combat {
             found.extend(combat.turn.choices.iter().map(|a| a.name.to_string()));
+            for action in &combat.turn.choices {
+                found.extend(action.locations.iter().map(|l| l.to_string()));
+            }
             for (_, options) in rule_decisions(combat) {
                 found.extend(option_names(options));
             }
@@ -163,9 +169,9 @@ impl Ruleset {
     /// options, the reactions and
     /// `none` of `reaction`, the effects of an effect list's decision, the cases of an
     /// effect's own, `complete` and `withdraw`, `damage` and the `instead` options, the
-    /// hit locations of `location` and `redirect_location`, the weapons and shields of
-    /// `weapon` and `weapon_to_ready`, the opponents of `target`, the turn's actions of
-    /// `action`). `None` where no such list is known: a decision only the scripts ask,
+    /// hit locations of `location` and `redirect_location` (and the rows the turn's
+    /// actions aim at, of `location`), the weapons and shields of `weapon` and
+    /// `weapon_to_ready`, the opponents of `target`, the turn's actions of `action`). `None` where no such list is known: a decision only the scripts ask,
     /// or one a script names between quotes (it may ask it with options it works out),
     /// or `action` where the `choices` hook offers the turn's actions. `combatants`
     /// are the scenario's, the options of `target`. Sorted, without repeats.
@@ -198,20 +204,27 @@ impl Ruleset {
                 add(&mut combat.turn.choices.iter().map(|a| a.name.to_string()));
             }
             "target" if !exchanges.is_empty() => add(&mut combatants.iter().cloned()),
-            "reaction" if exchanges.iter().any(|e| !e.reactions.is_empty()) => add(&mut exchanges
-                .iter()
-                .flat_map(|e| e.reactions.iter().map(|r| r.name.to_string()))
-                .chain(std::iter::once("none".to_string()))),
+
             "weapon" if exchanges.iter().any(|e| e.bare_hands.is_some()) => {
                 add(&mut weapons().chain(std::iter::once("bare_hands".to_string())));
             }
             "weapon_to_ready" => add(&mut weapons()),
             "location" | "redirect_location"
-                if exchanges.iter().any(|e| !e.locations.is_empty()) =>
+                if exchanges.iter().any(|e| !e.locations.is_empty())
+                    || (decision == "location"
+                        && combat.turn.choices.iter().any(|a| !a.locations.is_empty())) =>
             {
                 add(&mut exchanges
                     .iter()
                     .flat_map(|e| e.locations.iter().map(|l| l.to_string())));
+                // The rows the turn's actions aim at (a called location).
+                if decision == "location" {
+                    add(&mut combat
+                        .turn
+                        .choices
+                        .iter()
+                        .flat_map(|a| a.locations.iter().map(|l| l.to_string())));
+                }
             }
             _ => {}
         }
@@ -219,6 +232,16 @@ impl Ruleset {
             if asks.as_str() == decision {
                 add(&mut option_names(options));
             }
+        }
+        // The reactions and `none`, of the decision each exchange declares them by.
+        let reacting = exchanges
+            .iter()
+            .filter(|e| !e.reactions.is_empty() && e.reaction_decision.as_str() == decision);
+        let mut reacting = reacting.peekable();
+        if reacting.peek().is_some() {
+            add(&mut reacting
+                .flat_map(|e| e.reactions.iter().map(|r| r.name.to_string()))
+                .chain(std::iter::once("none".to_string())));
         }
         for exchange in exchanges {
             for reaction in &exchange.reactions {

@@ -169,6 +169,23 @@ pub(super) fn resolve(
             _ => Vec::new(),
         })
         .unwrap_or_default();
+    // And the rows of the tables combat.toml's actions aim at (a called location), after
+    // them: an exchange reads the location chosen as `location` too.
+    for name in inputs
+        .combat
+        .map(super::combat::called_location_tables)
+        .unwrap_or_default()
+    {
+        let table = tables.iter().find(|(t, _)| t.name.value == name);
+        let rows = table
+            .and_then(|(table, _)| super::combat::called_location_rows(table).ok())
+            .unwrap_or_default();
+        for row in rows {
+            if !vocabulary.locations.contains(&row) {
+                vocabulary.locations.push(row);
+            }
+        }
+    }
     // The values kept toward each opponent are combat.toml's; tactics lists read them
     // too (its own problems are reported when combat.toml is compiled).
     vocabulary.toward = inputs

@@ -61,6 +61,9 @@ pub(super) struct FightEnv<'f> {
     /// Where the exchange's blows take their hit points (`pool`), if not at the
     /// location found.
     pub pool: Option<Name>,
+    /// The location bound was called with the action (`[[action]] location`): the blow
+    /// lands there, found on no table.
+    pub called: bool,
     /// In an enumeration, a condition tried without drawing anything (`holds`): a read
     /// of a roll still to be drawn, or a die, reads 0 and marks the try as missed.
     probe: Probe,
@@ -99,6 +102,7 @@ impl<'f> FightEnv<'f> {
             exploding_die: 0,
             depth: 0,
             pool: None,
+            called: false,
             probe: Probe::Off,
         }
     }

@@ -26,12 +26,14 @@ use crate::tables::{Action, ActionExpr, ActionGuard, Amount, Duration, Length};
 impl FightHandle {
     /// `attacker` runs the exchange `index` of `combat.toml` against a target it chooses
     /// among its foes, those for which `targets` holds where the action has one (none
-    /// left: the exchange is not run).
+    /// left: the exchange is not run); with `locations` (a called location), it then
+    /// chooses among them where the blow is aimed.
     pub(in crate::engine) fn run_exchange(
         &self,
         attacker: usize,
         index: usize,
         targets: Option<&Condition>,
+        locations: &[Name],
     ) -> Result<(), FightError> {
         if self.combat().is_none() {
             return Ok(());
@@ -58,7 +60,11 @@ impl FightHandle {
             .iter()
             .position(|name| *name == chosen)
             .map_or(foes[0], |at| foes[at]);
-        self.exchange_against(attacker, defender, index, 0)
+        let called = match locations {
+            [] => None,
+            _ => Some(self.choose(attacker, crate::name!("location"), locations.to_vec())?),
+        };
+        self.exchange_against(attacker, defender, index, 0, called)
     }
 
     /// `strike EXCHANGE`, done to `who` by a rule of the exchange `env` runs: `who` runs
@@ -105,17 +111,18 @@ impl FightHandle {
                 why.unwrap_or(exchange.as_str())
             )
         });
-        self.exchange_against(who, target, index, depth)
+        self.exchange_against(who, target, index, depth, None)
     }
 
     /// `attacker` runs the exchange `index` of `combat.toml` against `defender`, nested
-    /// `depth` exchanges deep.
+    /// `depth` exchanges deep, aimed at the location `called` if one was called.
     fn exchange_against(
         &self,
         attacker: usize,
         defender: usize,
         index: usize,
         depth: u64,
+        called: Option<Name>,
     ) -> Result<(), FightError> {
         let Some(combat) = self.combat() else {
             return Ok(());
@@ -128,6 +135,11 @@ impl FightHandle {
         env.bound.item = weapon;
         env.bound.location_of = Some(defender);
         env.pool = exchange.pool;
+        // A called location is known from the start: the tests and the reactions read it.
+        if called.is_some() {
+            env.bound.location = called;
+            env.called = true;
+        }
 
         // "The intention to parry must be declared before any attack roll is made."
         // (Or, `reactions_after`, once the attack is rolled.)
@@ -159,7 +171,7 @@ impl FightHandle {
         env.bound.attack = Some(attack);
         // Where the defence depends on where the blow falls, the location is found now,
         // before the defence, which may read it.
-        if exchange.location_at_attack {
+        if exchange.location_at_attack && !env.called {
             env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
         }
 
@@ -302,7 +314,7 @@ impl FightHandle {
             return Ok(None);
         }
         options.push(crate::name!("none"));
-        let chosen = self.choose(defender, crate::name!("reaction"), options)?;
+        let chosen = self.choose(defender, exchange.reaction_decision, options)?;
         let Some(at) = exchange.reactions.iter().position(|r| r.name == chosen) else {
             return Ok(None);
         };
@@ -808,7 +820,7 @@ impl FightHandle {
         let Some(option) = instead.options.iter().find(|o| o.name == chosen) else {
             return Ok(false);
         };
-        if option.locate && !exchange.location_at_attack {
+        if option.locate && !exchange.location_at_attack && !env.called {
             env.bound.location = Some(self.locate(exchange, defender, env)?);
         }
         self.perform(defender, &option.actions, &option.name, env)?;
@@ -861,12 +873,25 @@ impl FightHandle {
         defender: usize,
         env: &mut FightEnv<'f>,
     ) -> Result<(), FightError> {
-        // Found already once the attack was rolled, where the exchange says so.
-        let location = match env.bound.location.filter(|_| exchange.location_at_attack) {
+        // Found already once the attack was rolled, where the exchange says so, or
+        // called with the action.
+        let location = match env
+            .bound
+            .location
+            .filter(|_| exchange.location_at_attack || env.called)
+        {
             Some(location) => location,
             None => self.locate(exchange, defender, env)?,
         };
         env.bound.location = Some(location);
+        // Where its hit points and wounds are kept: a called location the exchange has
+        // no table for is a place of the blow's rules alone (its damage, its effects),
+        // and the blow goes to the pool, as it does without a location stage.
+        let seat = if env.called && exchange.location.is_none() {
+            crate::name!("total")
+        } else {
+            location
+        };
         if let Some(knockback) = exchange.knockback.as_ref().filter(|k| k.before_armour) {
             self.knock_back(knockback, defender, env)?;
         }
@@ -885,7 +910,7 @@ impl FightHandle {
         // Off the location's hit points (or the pool's), unless the exchange judges
         // wounds on what gets through alone (`take`).
         if taken > 0 && exchange.take.as_ref().is_none_or(|take| env.holds(take)) {
-            self.damage(defender, exchange.pool.unwrap_or(location), taken)
+            self.damage(defender, exchange.pool.unwrap_or(seat), taken)
                 .map_err(|message| self.combat_error(message))?;
         }
         self.effects_at(exchange, EffectTime::Blow, env)?;
@@ -896,12 +921,11 @@ impl FightHandle {
         }
         let found = env.holding(|env| exchange.wounds.iter().position(|w| env.holds(&w.guard)));
         if let Some(at) = found
-            && (!exchange.wounds_once_per_location
-                || self.worsens(exchange, defender, location, at))
+            && (!exchange.wounds_once_per_location || self.worsens(exchange, defender, seat, at))
         {
             let wound = &exchange.wounds[at];
             env.bound.wound = Some(wound.symbol);
-            self.wound(defender, Some(location), wound.level)
+            self.wound(defender, Some(seat), wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
         }

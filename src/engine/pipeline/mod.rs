@@ -135,6 +135,11 @@ pub struct TurnAction {
     /// Done to the actor before the exchange, and after it.
     pub before: Vec<Spanned<Action>>,
     pub after: Vec<Spanned<Action>>,
+    /// A called location: once the target is chosen, the actor chooses where the blow
+    /// is aimed among these (decision `location`), the rows of the table `location`
+    /// names; the exchange then reads it as `location` from its start (its tests'
+    /// modifiers, its damage) and lands the blow there, rolling nothing. Empty: none.
+    pub locations: Vec<Name>,
 }
 
 /// A kind of test: how its die is rolled, what it is against, and the levels it gives.
@@ -316,6 +321,9 @@ pub struct Exchange {
     /// What the defender may do about it (decision `reaction`; `none` is always offered
     /// too), declared before the attack is rolled.
     pub reactions: Vec<Reaction>,
+    /// The decision the defender declares its reaction by (`reaction` unless the
+    /// exchange names another: a system's own word for its defence).
+    pub reaction_decision: Name,
     /// With this, the reaction is declared once the attack is rolled, and only where
     /// this holds (a successful attack).
     pub reactions_after: Option<Condition>,

@@ -361,7 +361,7 @@ impl FightHandle {
                     }
                 }
                 if let Some(exchange) = action.exchange {
-                    self.run_exchange(who, exchange, action.targets.as_ref())?;
+                    self.run_exchange(who, exchange, action.targets.as_ref(), &action.locations)?;
                 }
                 self.turn_actions(who, &action.after)
             }
