@@ -40,7 +40,11 @@ fn by_hand(asha: i64, birk: i64) -> (f64, f64, f64) {
             *next.entry((a, b)).or_insert(0.0) += p * (1.0 - hit);
             for damage in 1..=sides {
                 let chance = p * hit / sides as f64;
-                let (a, b) = if first { (a, b - damage) } else { (a - damage, b) };
+                let (a, b) = if first {
+                    (a, b - damage)
+                } else {
+                    (a - damage, b)
+                };
                 if a <= 0 || b <= 0 {
                     won += chance;
                 } else {
@@ -105,7 +109,10 @@ fn past_the_state_limit_the_fight_is_simulated_and_says_so() {
     let (east, _, _) = by_hand(3, 4);
     let line = odds.wins.iter().find(|l| l.side == "east").unwrap();
     let interval = line.interval.expect("a simulated rate has an interval");
-    assert!(interval.low <= east && east <= interval.high, "{interval:?} {east}");
+    assert!(
+        interval.low <= east && east <= interval.high,
+        "{interval:?} {east}"
+    );
 }
 
 /// The whole duel (7 and 9 hit points): exact, and within the 95% interval of 100,000
@@ -141,7 +148,10 @@ fn the_duel_agrees_with_the_hand_and_with_100000_simulated_fights() {
             line["interval"]["high"].as_f64().unwrap(),
         );
         let exact = odds.chance(side);
-        assert!(low <= exact && exact <= high, "{side}: {exact} outside {low}–{high}");
+        assert!(
+            low <= exact && exact <= high,
+            "{side}: {exact} outside {low}–{high}"
+        );
     }
 }
 
@@ -160,11 +170,16 @@ fn the_command_line_prints_the_chances_and_how_they_were_had() {
     assert_eq!(odds["wins"][0]["side"], "east");
     let small = affray(
         root(),
-        &["odds", &scenario, "--fight", "--states", "5", "--fights", "500", "--seed", "3"],
+        &[
+            "odds", &scenario, "--fight", "--states", "5", "--fights", "500", "--seed", "3",
+        ],
     );
     assert!(small.status.success(), "{}", text(&small.stderr));
     assert!(text(&small.stdout).contains("too large, simulated instead"));
     // An exchange's options do not go with --fight.
-    let both = affray(root(), &["odds", &scenario, "--fight", "--attacker", "Asha"]);
+    let both = affray(
+        root(),
+        &["odds", &scenario, "--fight", "--attacker", "Asha"],
+    );
     assert_eq!(both.status.code(), Some(2));
 }

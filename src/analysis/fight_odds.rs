@@ -455,18 +455,7 @@ impl<'a> Walker<'a> {
 
     /// The fight replayed with `plan` for its dice and nothing past them, watched for
     /// the `target`-th end of a step.
-    fn replay(
-        &self,
-        plan: Vec<u32>,
-        target: u32,
-    ) -> Result<
-        (
-            Result<crate::engine::Outcome, FightError>,
-            FightHandle,
-            Option<Found>,
-        ),
-        FightError,
-    > {
+    fn replay(&self, plan: Vec<u32>, target: u32) -> Result<Replayed, FightError> {
         let found = Arc::new(Mutex::new(None));
         let watch = Watch {
             target,
@@ -491,6 +480,14 @@ impl<'a> Walker<'a> {
         Ok((result, fight, found))
     }
 }
+
+/// A replay: how the fight ended (or why it stopped), the fight, and the end of a
+/// step it was watched for, if it got there.
+type Replayed = (
+    Result<crate::engine::Outcome, FightError>,
+    FightHandle,
+    Option<Found>,
+);
 
 /// `mass` times `weight / total`, rounded down.
 fn scale(mass: u128, weight: u128, total: u128) -> u128 {
