@@ -26,8 +26,11 @@
 //! ruleset that keeps it from round to round (`keep_initiative`) or leaves it to a hook,
 //! or whose scripts name it; otherwise only the order it made counts.
 //!
-//! Past `max_states` merged states (or a hundred replays for each of them) the walk
-//! stops, says so, and the fight is simulated instead. A scenario with scripted choices
+//! Past `max_states` merged states, or past [`DICE_PER_STATE`] dice replayed for each
+//! of them (each branch is replayed from the start of the fight, so a long or dicey
+//! fight costs more than its states say), the walk stops, says so, and the fight is
+//! simulated instead. Both bounds are counts, not times: the same scenario stops at the
+//! same place on every machine. A scenario with scripted choices
 //! (`[[choices]]`, used up as the fight goes, which a state does not hold) is simulated
 //! too.
 
@@ -55,6 +58,9 @@ use super::stats::{Interval, proportion_interval};
 
 /// One in fixed point: chances are multiples of 2^-64.
 const ONE: u128 = 1 << 64;
+
+/// The dice replayed for each merged state allowed, in all: the walk's work bound.
+pub const DICE_PER_STATE: u64 = 50;
 
 /// How far to walk, and how to simulate past that.
 #[derive(Clone, Copy, Debug)]
@@ -278,7 +284,9 @@ fn walk(
     max_states: u64,
 ) -> Result<Walked, FightError> {
     let walker = Walker::new(ruleset, scenario);
-    let max_replays = max_states.saturating_mul(100);
+    let max_dice = max_states.saturating_mul(DICE_PER_STATE);
+    // The dice replayed so far, by every thread.
+    let dice = std::sync::atomic::AtomicU64::new(0);
     let mut queue: BTreeMap<(Progress, String), Node> = BTreeMap::new();
     queue.insert(
         ((0, 0), String::new()),
@@ -300,19 +308,22 @@ fn walk(
         };
         let rest = queue.split_off(&(after, String::new()));
         let batch: Vec<Node> = std::mem::replace(&mut queue, rest).into_values().collect();
-        let budget = max_replays.saturating_sub(replays.load(std::sync::atomic::Ordering::Relaxed));
+        // Where the walk stood before this batch: what it says if it stops in it (how
+        // far each thread got into the batch depends on the threads).
+        let (states_before, replays_before) =
+            (states, replays.load(std::sync::atomic::Ordering::Relaxed));
         let steps: Vec<Result<Option<Vec<Step>>, FightError>> = batch
             .into_par_iter()
-            .map(|node| walker.step(&node, &replays, budget))
+            .map(|node| walker.step(&node, &replays, &dice, max_dice))
             .collect();
         for steps in steps {
             let Some(steps) = steps? else {
                 return Ok(Walked::TooLarge {
-                    states,
-                    replays: replays.into_inner(),
+                    states: states_before,
+                    replays: replays_before,
                     why: format!(
-                        "a step of round {} needs more than {max_replays} branches",
-                        progress.0
+                        "more than {max_dice} dice replayed (by round {})",
+                        progress.0.max(1)
                     ),
                 });
             };
@@ -348,7 +359,10 @@ fn walk(
             return Ok(Walked::TooLarge {
                 states,
                 replays: replays.into_inner(),
-                why: format!("more than {max_states} states (by round {})", progress.0),
+                why: format!(
+                    "more than {max_states} states (by round {})",
+                    progress.0.max(1)
+                ),
             });
         }
     }
@@ -389,19 +403,19 @@ impl<'a> Walker<'a> {
 
     /// Every branch of the step after `node`'s state, found as it is walked: a replay
     /// that wants a die past its plan is replayed once for each outcome of that die.
-    /// `None` when the replays pass `budget`.
+    /// `None` when the dice replayed by every thread pass `max_dice`.
     fn step(
         &self,
         node: &Node,
         replays: &std::sync::atomic::AtomicU64,
-        budget: u64,
+        dice: &std::sync::atomic::AtomicU64,
+        max_dice: u64,
     ) -> Result<Option<Vec<Step>>, FightError> {
         let mut steps = Vec::new();
         let mut pending: Vec<(Vec<u32>, u128)> = vec![(node.plan.clone(), node.mass)];
-        let mut used: u64 = 0;
         while let Some((plan, mass)) = pending.pop() {
-            used += 1;
-            if used > budget {
+            let cost = plan.len() as u64 + 1;
+            if dice.fetch_add(cost, std::sync::atomic::Ordering::Relaxed) + cost > max_dice {
                 return Ok(None);
             }
             replays.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -362,7 +362,8 @@ enum Command {
         /// output says so.
         #[arg(long, conflicts_with_all = ["attacker", "defender", "action", "branches", "plot"])]
         fight: bool,
-        /// With --fight: the merged states past which the walk stops and simulates.
+        /// With --fight: the merged states past which the walk stops and simulates
+        /// (it stops too past 50 dice replayed for each of them, in all).
         #[arg(long, default_value_t = 100_000, requires = "fight", value_parser = clap::value_parser!(u64).range(1..))]
         states: u64,
         /// With --fight: the fights simulated when the walk is too large.
