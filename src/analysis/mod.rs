@@ -6,6 +6,7 @@
 pub mod compare;
 pub mod diff;
 pub mod exchange;
+pub mod fight_odds;
 pub mod figures;
 pub mod odds;
 pub mod run;

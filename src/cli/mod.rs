@@ -325,7 +325,7 @@ enum Command {
     /// only where a rule reads it). The action is the tactics' choice unless --action
     /// names one.
     #[command(
-        after_help = "Examples:\n  affray odds rulesets/legend/scenarios/sword_and_shield_duel.toml\n  affray odds duel.toml --attacker Brannoc --defender Ysolde --plot damage.svg\n  affray odds duel.toml --branches 1000000 --json"
+        after_help = "Examples:\n  affray odds rulesets/legend/scenarios/sword_and_shield_duel.toml\n  affray odds duel.toml --attacker Brannoc --defender Ysolde --plot damage.svg\n  affray odds duel.toml --branches 1000000 --json\n  affray odds tests/fixtures/d20_duel/scenarios/duel.toml --fight\n      Each side's chance to win the whole fight, exact where its states are few."
     )]
     Odds {
         /// The scenario file.
@@ -356,6 +356,19 @@ enum Command {
         /// Use another ruleset directory than the scenario's own.
         #[arg(long, value_name = "DIR")]
         ruleset: Option<PathBuf>,
+        /// The whole fight instead of one exchange: each side's chance to win (and of
+        /// no winner by the round limit), walked exactly over the fight's states, merged
+        /// where equal; past --states the fight is simulated instead (--fights), and the
+        /// output says so.
+        #[arg(long, conflicts_with_all = ["attacker", "defender", "action", "branches", "plot"])]
+        fight: bool,
+        /// With --fight: the merged states past which the walk stops and simulates
+        /// (it stops too past 50 dice replayed for each of them, in all).
+        #[arg(long, default_value_t = 100_000, requires = "fight", value_parser = clap::value_parser!(u64).range(1..))]
+        states: u64,
+        /// With --fight: the fights simulated when the walk is too large.
+        #[arg(long, default_value_t = 20_000, requires = "fight", value_parser = clap::value_parser!(u64).range(1..))]
+        fights: u64,
     },
     /// List what differs between two ruleset directories, row by row: table rows, whole
     /// tables, script functions, equipment entries and fields, settings.
@@ -425,6 +438,9 @@ pub fn run() -> ExitCode {
             json,
             plot,
             ruleset,
+            fight,
+            states,
+            fights,
         } => odds::run(odds::OddsArgs {
             scenario: &scenario,
             ruleset: ruleset.as_deref(),
@@ -436,6 +452,7 @@ pub fn run() -> ExitCode {
             seed_chosen: seed.is_none(),
             json,
             plot: plot.as_deref(),
+            fight: fight.then_some(odds::FightArgs { states, fights }),
         }),
         Command::Compare {
             scenario,

@@ -4,7 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use affray::analysis::exchange::Exchange;
+use affray::analysis::fight_odds::{FightOddsPlan, fight_odds};
 use affray::analysis::odds::odds;
+use affray::analysis::run::Plan;
 use affray::ruleset::Problems;
 use affray::scenario;
 
@@ -22,9 +24,20 @@ pub struct OddsArgs<'a> {
     pub seed_chosen: bool,
     pub json: bool,
     pub plot: Option<&'a Path>,
+    /// The whole fight's odds instead of one exchange's.
+    pub fight: Option<FightArgs>,
+}
+
+/// `--fight`: how many states to walk, how many fights to simulate past them.
+pub struct FightArgs {
+    pub states: u64,
+    pub fights: u64,
 }
 
 pub fn run(args: OddsArgs<'_>) -> Result<(), Problems> {
+    if let Some(fight) = &args.fight {
+        return whole_fight(&args, fight);
+    }
     let exchange = exchange(
         args.scenario,
         args.ruleset,
@@ -64,4 +77,31 @@ pub fn exchange(
     let (ruleset, scenario) = scenario::load(path, ruleset)?;
     Exchange::new(Arc::new(ruleset), scenario, attacker, defender, action)
         .map_err(|e| vec![miette::Report::new(e)])
+}
+
+/// `--fight`: each side's chance to win the whole fight.
+fn whole_fight(args: &OddsArgs<'_>, fight: &FightArgs) -> Result<(), Problems> {
+    let (ruleset, scenario) = scenario::load(args.scenario, args.ruleset)?;
+    let ruleset = Arc::new(ruleset);
+    let plan = FightOddsPlan {
+        max_states: fight.states,
+        fallback: Plan {
+            fights: fight.fights,
+            seed: args.seed,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
+    };
+    let odds = fight_odds(&ruleset, &scenario, plan).map_err(|e| vec![miette::Report::new(e)])?;
+    if args.seed_chosen && !odds.exact {
+        eprintln!(
+            "seed {} chosen at random for the simulated fights: add --seed {} to run them again",
+            args.seed, args.seed
+        );
+    }
+    if args.json {
+        let json = serde_json::to_string_pretty(&odds).unwrap_or_default();
+        super::output::print(format!("{json}\n"))
+    } else {
+        super::output::print(odds.render())
+    }
 }

@@ -107,10 +107,13 @@ enum Kind {
     /// Given values in order; then seeded dice, if a seed is given, else none.
     Given(VecDeque<GivenDie>, Option<Pcg64>),
     Asked(Box<dyn AskDie>),
-    /// Planned values first (a branch of an enumeration), then seeded ones.
+    /// Planned values first (a branch of an enumeration), then seeded ones; with no
+    /// seed (a walk of whole fights), the first die past the plan is not rolled but
+    /// kept as wanted, and the roll stops.
     Planned {
         planned: Vec<u32>,
-        then: Pcg64,
+        then: Option<Pcg64>,
+        wanted: Option<RolledDie>,
     },
 }
 
@@ -225,10 +228,36 @@ impl DiceSource {
         DiceSource {
             kind: Kind::Planned {
                 planned,
-                then: pcg(seed),
+                then: Some(pcg(seed)),
+                wanted: None,
             },
             rolls: 0,
             trace: None,
+        }
+    }
+
+    /// The `planned` values, in order, and nothing past them: the first die the plan
+    /// does not cover stops the roll ([`RollError::Stopped`]) and is kept as
+    /// [`DiceSource::wanted`] (its faces, or its outcomes' weights), so that a walk
+    /// knows which draw comes next. It merges outcomes as [`DiceSource::planned`] does.
+    pub fn walked(planned: Vec<u32>) -> Self {
+        DiceSource {
+            kind: Kind::Planned {
+                planned,
+                then: None,
+                wanted: None,
+            },
+            rolls: 0,
+            trace: None,
+        }
+    }
+
+    /// The die past the plan of a [`DiceSource::walked`] source, once one was wanted:
+    /// `value` is 0.
+    pub fn wanted(&self) -> Option<&RolledDie> {
+        match &self.kind {
+            Kind::Planned { wanted, .. } => wanted.as_ref(),
+            _ => None,
         }
     }
 
@@ -278,8 +307,15 @@ impl DiceSource {
         self.rolls += 1;
         let count = weights.len() as u32;
         let value = match &mut self.kind {
-            Kind::Planned { planned, then } => match planned.get(self.rolls as usize - 1) {
-                None => weighted(then, weights),
+            Kind::Planned {
+                planned,
+                then,
+                wanted,
+            } => match planned.get(self.rolls as usize - 1) {
+                None => match then {
+                    Some(then) => weighted(then, weights),
+                    None => return Err(past_the_plan(wanted, count, weights, purpose)),
+                },
                 Some(&value) if (1..=count).contains(&value) => value,
                 Some(&value) => {
                     return Err(RollError::Impossible {
@@ -333,8 +369,15 @@ impl DiceSource {
         self.rolls += 1;
         match &mut self.kind {
             Kind::Seeded(rng) => Ok(uniform(rng, sides)),
-            Kind::Planned { planned, then } => match planned.get(self.rolls as usize - 1) {
-                None => Ok(uniform(then, sides)),
+            Kind::Planned {
+                planned,
+                then,
+                wanted,
+            } => match planned.get(self.rolls as usize - 1) {
+                None => match then {
+                    Some(then) => Ok(uniform(then, sides)),
+                    None => Err(past_the_plan(wanted, sides, &[], purpose)),
+                },
                 Some(&value) if (1..=sides).contains(&value) => Ok(value),
                 Some(&value) => Err(RollError::Impossible {
                     value,
@@ -395,6 +438,28 @@ impl DiceSource {
                 Ok(value)
             }
         }
+    }
+}
+
+/// The first die past a walked plan: kept as wanted, and the roll stopped.
+fn past_the_plan(
+    wanted: &mut Option<RolledDie>,
+    sides: u32,
+    weights: &[u64],
+    purpose: &str,
+) -> RollError {
+    if wanted.is_none() {
+        *wanted = Some(RolledDie {
+            sides,
+            value: 0,
+            purpose: purpose.to_string(),
+            weights: weights.to_vec(),
+        });
+    }
+    RollError::Stopped {
+        sides,
+        purpose: purpose.to_string(),
+        reason: "the walk's planned dice end here".into(),
     }
 }
 

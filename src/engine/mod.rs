@@ -20,6 +20,7 @@ pub mod reads;
 mod rules;
 mod state;
 pub mod tactics;
+mod walk;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +38,7 @@ pub use observer::{FightObserver, Resolved};
 pub use primitives::{Primitive, RowRolled, ScriptCall};
 pub use rules::Rules;
 pub use state::{ActiveCondition, Combatant, Location, Remaining, WeaponPlace, WeaponState};
+pub use walk::KeyParts;
 
 use crate::dice::{DiceSource, RollError};
 use crate::log::{CombatantLine, Event, OrderEntry};
