@@ -7,7 +7,8 @@ use crate::names::Name;
 use crate::tables::TableKind;
 
 /// Every decision a rule of combat.toml asks with options of its own (the round's
-/// rules, the turn's actions, the exchanges' `after` rules), with those options.
+/// rules, the turn's actions, the exchanges' `after` rules, `[decisions]`), with those
+/// options.
 fn rule_decisions(combat: &Combat) -> impl Iterator<Item = (Name, &[Case])> {
     let round = combat
         .turn
@@ -22,9 +23,15 @@ fn rule_decisions(combat: &Combat) -> impl Iterator<Item = (Name, &[Case])> {
         .exchanges
         .iter()
         .flat_map(|e| e.after.iter().map(|r| (r.decision, &r.options[..])));
+    let named = combat
+        .turn
+        .decisions
+        .iter()
+        .map(|(d, options)| (Some(*d), &options[..]));
     round
         .chain(actions)
         .chain(after)
+        .chain(named)
         .filter_map(|(decision, options)| decision.map(|d| (d, options)))
 }
 
