@@ -2539,6 +2539,64 @@ fn the_foes_at_hand_strike_at_whoever_takes_an_action_that_draws_free_attacks() 
     );
 }
 
+/// `decide NAME` in `engaged_foes (...)`: each foe at hand chooses among the options of
+/// `[decisions.NAME]` whose guards hold, read with the foe as `self` (Aldric, who has
+/// just set his guard, would be offered no attack), and the chosen option's `strike` is
+/// aimed at the combatant whose turn it is; a scenario's `[[choices]]` answers it.
+/// `check` refuses a decision that `[decisions]` lacks.
+#[test]
+fn each_foe_at_hand_decides_by_the_options_of_a_named_decision() {
+    let decisions = "\n[[decisions.free_attack.option]]\nname = \"attack\"\nif = \"self.value.guard == 0\"\ndo = 'strike melee \"free attack\"'\n\n[[decisions.free_attack.option]]\nname = \"hold\"\n";
+    let (dir, ruleset) = fixture_copy(
+        "decide",
+        &[
+            (
+                "combat.toml",
+                "before = \"set guard 1\"",
+                "before = 'set guard 1, engaged_foes (decide free_attack)'",
+            ),
+            ("combat.toml", "", decisions),
+        ],
+        &[],
+    );
+    let choices = |free: &str| {
+        format!(
+            "[[choices]]\ndecision = \"action\"\nby = \"Aldric\"\nchoose = \"guard\"\n\n[[choices]]\ndecision = \"free_attack\"\nby = \"Bryn\"\nchoose = \"{free}\"\n"
+        )
+    };
+    let dice = "1 1\n30 30 3\n40 40\n";
+    // Bryn (DEX 16) attacks first; Aldric then guards, and Bryn, asked, strikes at him.
+    let (log, _) = duel_with("decide_attack", &ruleset, dice, &choices("attack"));
+    has(&log, "Aldric chooses action: guard");
+    has(
+        &log,
+        "Bryn chooses free attack: attack (of attack, hold; scenario)",
+    );
+    has(&log, "Bryn strikes at Aldric (free attack)");
+    let after = &log[log.find("Bryn strikes at Aldric (free attack)").unwrap()..];
+    has(after, "Bryn: attack 70, rolled 40: success");
+    // Let go, nothing is struck.
+    let (log, _) = duel_with("decide_hold", &ruleset, dice, &choices("hold"));
+    has(
+        &log,
+        "Bryn chooses free attack: hold (of attack, hold; scenario)",
+    );
+    assert!(!log.contains("strikes at"), "a strike:\n{log}");
+
+    let combat = ruleset.join("combat.toml");
+    let written = fs::read_to_string(&combat).unwrap();
+    fs::write(
+        &combat,
+        written.replace("(decide free_attack)", "(decide free_atack)"),
+    )
+    .unwrap();
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let _ = fs::remove_dir_all(&dir);
+    let errors = text(&check.stderr);
+    has(&errors, "free_atack");
+    has(&errors, "free_attack");
+}
+
 /// An `[[action]]` may ask the actor a decision after its `before` actions, as a round
 /// rule does: the options whose guards hold, the chosen one's actions done to it
 /// before the exchange; a scenario's `[[choices]]` may answer it.

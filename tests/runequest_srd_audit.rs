@@ -2230,11 +2230,54 @@ fn readying_a_weapon_under_a_damaging_free_attack_needs_dodge() {
     has(
         &log,
         &[
-            "Aelfric makes a free attack on Beorn (readying a weapon)",
+            "Aelfric strikes at Beorn (free attack)",
             "Beorn: dodge 60, rolled 61: failure",
             "Beorn drops the Longsword instead of readying it",
         ],
     );
+}
+
+/// Ready Weapon in a duel with only a shield in hand (a sword fallen from a useless arm):
+/// combat.toml plays the turn and makes the free attack (`[decisions.free_attack]`),
+/// the script chooses and readies the weapon around it. "If the free attack causes
+/// damage, the enemy must make a Dodge test or drop the weapon": 61 fails, the Longsword
+/// stays on the ground; 40 passes, Beorn has it in hand.
+#[test]
+fn readying_a_dropped_sword_in_a_duel_draws_the_free_attack_combat_toml_makes() {
+    for (dodge, kept) in [("61", false), ("40", true)] {
+        let log = fight(
+            "ready-duel",
+            "",
+            &[
+                aelfric(),
+                beorn()
+                    .with("weapons", "[\"longsword\", \"target\"]")
+                    .with("dropped", "[\"longsword\"]"),
+            ],
+            &[
+                ("Aelfric", "action", "defend"),
+                ("Beorn", "action", "ready_weapon"),
+                ("Aelfric", "free_attack", "attack"),
+                ("Beorn", "reaction", "none"),
+            ],
+            &format!("5 5 50 3 10 {dodge}"),
+        );
+        has(
+            &log,
+            &[
+                "Beorn chooses action: ready weapon",
+                "Aelfric strikes at Beorn (free attack)",
+                "Beorn takes 3 to chest",
+                &format!("Beorn: dodge 60, rolled {dodge}: "),
+            ],
+        );
+        lacks(&log, &["makes a free attack"]);
+        if kept {
+            has(&log, &["Beorn readies the Longsword"]);
+        } else {
+            has(&log, &["Beorn drops the Longsword instead of readying it"]);
+        }
+    }
 }
 
 /// Ready Weapon: "Ranged weapons can be reloaded with this action - this takes as many
@@ -3480,6 +3523,81 @@ fn a_combatant_who_starts_prone_may_stand_up() {
     );
     has(
         &log,
-        &["Beorn chooses action: change stance", "Beorn is standing"],
+        &[
+            "Beorn chooses action: change stance",
+            "Beorn chooses stance: standing",
+            "Aelfric chooses free attack: hold",
+            "Beorn: prone ends",
+        ],
+    );
+}
+
+/// Change Stance in a duel is combat.toml's (`[decisions.stance]`, `[decisions.free_attack]`):
+/// "Any adjacent enemy may make a Reaction free attack in response to this action";
+/// "If the enemy stands from prone. If the free attack causes damage, the enemy must make
+/// an Athletics test or remain prone." Beorn, prone, stands up; Aelfric strikes at him
+/// with the exchange `melee` (80: +20 against a prone foe), 3 to the chest; Athletics 61
+/// fails and Beorn stays down; with 40 he is up.
+#[test]
+fn standing_up_in_a_duel_draws_the_foes_free_attack_and_athletics_after_damage() {
+    for (athletics, up) in [("61", false), ("40", true)] {
+        let log = fight(
+            "duel-stand-up",
+            "",
+            &[aelfric(), beorn().with("conditions", "[\"prone\"]")],
+            &[
+                ("Aelfric", "action", "defend"),
+                ("Beorn", "action", "change_stance"),
+                ("Beorn", "stance", "standing"),
+                ("Aelfric", "free_attack", "attack"),
+                ("Beorn", "reaction", "none"),
+            ],
+            &format!("5 5 50 3 10 {athletics}"),
+        );
+        has(
+            &log,
+            &[
+                "Beorn chooses stance: standing",
+                "Aelfric chooses free attack: attack",
+                "Aelfric strikes at Beorn (free attack)",
+                "Aelfric: one handed sword 80, rolled 50: success",
+                "Beorn takes 3 to chest",
+                &format!("Beorn: athletics 60, rolled {athletics}: "),
+            ],
+        );
+        // No script plays it: the script's wording is not there.
+        lacks(&log, &["makes a free attack", "Beorn is standing"]);
+        if up {
+            has(&log, &["Beorn: prone ends"]);
+        } else {
+            lacks(&log, &["Beorn: prone ends"]);
+        }
+    }
+}
+
+/// Overextended: "-20% penalty on the next Reaction the attacking character takes"; a
+/// free attack is a Reaction. Aelfric, overextended by the prone Beorn's critical dodge,
+/// strikes at Beorn standing up at 60 (80 against a prone foe, -20); Beorn is up.
+#[test]
+fn an_overextended_foe_strikes_at_minus_twenty_at_a_duellist_standing_up() {
+    let log = fight(
+        "duel-stand-up-overextended",
+        "",
+        &[aelfric(), beorn().with("conditions", "[\"prone\"]")],
+        &[
+            ("Beorn", "reaction", "dodge"),
+            ("Beorn", "action", "change_stance"),
+            ("Beorn", "stance", "standing"),
+            ("Aelfric", "free_attack", "attack"),
+        ],
+        "5 5 50 3 90 45 95",
+    );
+    has(
+        &log,
+        &[
+            "dodge table: misses overextended",
+            "Aelfric strikes at Beorn (free attack)",
+            "Aelfric: one handed sword 60, rolled 45: success",
+        ],
     );
 }

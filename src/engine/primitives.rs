@@ -945,6 +945,7 @@ impl FightHandle {
                 | Action::Toward { .. }
                 | Action::Lodge
                 | Action::Strike { .. }
+                | Action::Decide { .. }
                 | Action::If { .. }
                 | Action::Party { .. } => {
                     return Err(format!(

@@ -540,6 +540,9 @@ fn human_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_ready | Rule::ready_action => "`ready`, as in `ready not shield`",
         Rule::kw_lodge | Rule::lodge_action => "`lodge weapon`",
         Rule::kw_strike | Rule::strike_action => "`strike` and an exchange, as in `strike melee`",
+        Rule::kw_decide | Rule::decide_action => {
+            "`decide` and a decision of combat.toml, as in `decide free_attack`"
+        }
         Rule::party_action | Rule::party => {
             "a party of the exchange (attacker, defender, winner or loser), as in `winner (spend 1 action)`"
         }

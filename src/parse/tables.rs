@@ -130,6 +130,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_toward
             | Rule::kw_lodge
             | Rule::kw_strike
+            | Rule::kw_decide
             | Rule::kw_then
             | Rule::kw_if
             | Rule::kw_hand
@@ -582,6 +583,12 @@ fn lower_action(
                 .remaining()
                 .find(|pair| pair.as_rule() == Rule::string)
                 .map(lower_text),
+        },
+        Rule::decide_action => Action::Decide {
+            decision: lower_interned(
+                origin,
+                children.expect(Rule::name, "the name of a decision")?,
+            ),
         },
         Rule::party_action => {
             let party = match children.expect(Rule::party, "a party")?.as_str() {

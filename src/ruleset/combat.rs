@@ -83,6 +83,18 @@ pub(super) struct CombatFile {
     tests: IndexMap<String, TestEntry>,
     #[serde(default)]
     exchanges: IndexMap<String, ExchangeEntry>,
+    /// Decisions that actions ask by name (`decide NAME`), each with its options.
+    #[serde(default)]
+    decisions: IndexMap<String, DecisionEntry>,
+}
+
+/// `[decisions.NAME]`: a decision the action `decide NAME` asks of the combatant it
+/// befalls, among the options whose `if` holds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecisionEntry {
+    #[serde(default)]
+    option: Vec<OptionEntry>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -535,6 +547,8 @@ struct Compiler<'a> {
     passing: Vec<String>,
     /// The exchanges, which `strike` names.
     exchanges: Vec<String>,
+    /// The decisions of `[decisions]`, which `decide` names.
+    decisions: Vec<String>,
     /// Compiling the actions of `engaged_foes (...)` in a turn rule, where each foe may
     /// `strike` at the combatant whose turn it is.
     striking_from_turn: bool,
@@ -728,6 +742,22 @@ impl<'a> Compiler<'a> {
                         exchange.span,
                         "in combat.toml",
                         self.exchanges.clone(),
+                    )
+                    .into(),
+                );
+            }
+            if let Action::Decide { decision } = &action.value
+                && !self.decisions.iter().any(|d| decision.value == d.as_str())
+            {
+                self.problems.push(
+                    UnknownName::new(
+                        "affray::combat::unknown_decision",
+                        "decision",
+                        self.file,
+                        decision.value.as_str(),
+                        decision.span,
+                        "in combat.toml's `[decisions]`",
+                        self.decisions.clone(),
                     )
                     .into(),
                 );
@@ -1737,6 +1767,7 @@ pub(super) fn compile_combat(
         tests: decoded.tests.keys().cloned().collect(),
         passing: passing_tests(decoded),
         exchanges: decoded.exchanges.keys().cloned().collect(),
+        decisions: decoded.decisions.keys().cloned().collect(),
         striking_from_turn: false,
     };
 
@@ -2625,6 +2656,20 @@ pub(super) fn compile_combat(
         }
     }
 
+    // A decision `decide NAME` asks, read as a turn rule's options are (`self` the one
+    // deciding); an option may `strike` at the other party where it is asked.
+    let mut decisions = Vec::new();
+    for (name, entry) in &decoded.decisions {
+        let striking = std::mem::replace(&mut compiler.striking_from_turn, true);
+        let what = format!("decisions.{name}");
+        let options =
+            compiler.rule_options(Some(name), &entry.option, None, &what, Place::Turn, names);
+        compiler.striking_from_turn = striking;
+        if let Some(options) = options {
+            decisions.push((Name::new(name), options));
+        }
+    }
+
     let reads = compiler.scope.reads;
     (problems.len() == before).then(|| Combat {
         vocabulary: vocabulary.clone(),
@@ -2643,6 +2688,7 @@ pub(super) fn compile_combat(
             out_of_fight,
             hooks_if,
             choices,
+            decisions,
         },
         tests,
         exchanges,

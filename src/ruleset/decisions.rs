@@ -7,8 +7,8 @@ use crate::names::Name;
 use crate::tables::TableKind;
 
 /// Every decision a rule of combat.toml asks with options of its own (the round's
-/// rules, the turn's actions, the exchanges' `after` rules, the tests' rerolls), with
-/// those options.
+/// rules, the turn's actions, the exchanges' `after` rules, the tests' rerolls,
+/// `[decisions]`), with those options.
 fn rule_decisions(combat: &Combat) -> impl Iterator<Item = (Name, &[Case])> {
     let round = combat
         .turn
@@ -27,10 +27,16 @@ fn rule_decisions(combat: &Combat) -> impl Iterator<Item = (Name, &[Case])> {
         let reroll = test.reroll.as_ref()?;
         Some((Some(reroll.decision), &reroll.options[..]))
     });
+    let named = combat
+        .turn
+        .decisions
+        .iter()
+        .map(|(d, options)| (Some(*d), &options[..]));
     round
         .chain(actions)
         .chain(after)
         .chain(rerolls)
+        .chain(named)
         .filter_map(|(decision, options)| decision.map(|d| (d, options)))
 }
 

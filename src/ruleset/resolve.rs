@@ -1144,7 +1144,7 @@ impl Names<'_> {
                 | Action::Lodge => {}
                 // The exchange and the `toward` names are combat.toml's, checked when it
                 // is compiled.
-                Action::Strike { .. } | Action::Toward { .. } => {}
+                Action::Strike { .. } | Action::Toward { .. } | Action::Decide { .. } => {}
                 // The test (or an `if`'s condition) is combat.toml's, checked when it is
                 // compiled; what happens on a success or a failure, or what a party
                 // does, is checked here like any action.

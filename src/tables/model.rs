@@ -192,6 +192,12 @@ pub enum Action {
         #[serde(skip_serializing_if = "Option::is_none")]
         why: Option<String>,
     },
+    /// `decide free_attack`: the combatant chooses among the options of combat.toml's
+    /// `[decisions.free_attack]` whose `if` holds (read with it as `self`), and the
+    /// chosen one's actions befall it (combat.toml only).
+    Decide {
+        decision: Spanned<crate::names::Name>,
+    },
     /// `winner (spend 1 action, ...)`: actions done by another party of the exchange
     /// than the rule's own (combat.toml's exchanges).
     Party {
@@ -296,7 +302,10 @@ impl Action {
             || self.needs_turn()
             || matches!(
                 self,
-                Action::Spend { .. } | Action::Ready { .. } | Action::If { .. }
+                Action::Spend { .. }
+                    | Action::Ready { .. }
+                    | Action::If { .. }
+                    | Action::Decide { .. }
             )
     }
 
@@ -357,6 +366,7 @@ impl Action {
             Action::Hurt { .. } => "hurt",
             Action::Lodge => "lodge",
             Action::Strike { .. } => "strike",
+            Action::Decide { .. } => "decide",
             Action::Party { party, .. } => party.word(),
             Action::Clear { .. } => "clear",
             Action::Set { .. } | Action::Toward { .. } => "set",
@@ -850,6 +860,7 @@ impl std::fmt::Display for Action {
                     None => Ok(()),
                 }
             }
+            Action::Decide { decision } => write!(f, "decide {decision}"),
             Action::Party { party, actions } => {
                 let all: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
                 write!(f, "{} ({})", party.word(), all.join(", "))

@@ -1075,6 +1075,32 @@ impl FightHandle {
                     self.perform(who, if holds { then } else { otherwise }, place, env)?;
                     continue;
                 }
+                // A decision of `[decisions]`: `who` chooses among the options whose
+                // guards hold (read with it as `self`), and the chosen one's actions
+                // befall it, a `strike` aimed at the other party of where it is asked
+                // (the exchange's, or the combatant whose turn it is).
+                Action::Decide { decision } => {
+                    let Some((_, options)) = self
+                        .combat()
+                        .and_then(|c| c.turn.decisions.iter().find(|(d, _)| *d == decision.value))
+                    else {
+                        return Err(self.combat_error(format!(
+                            "`{}`: combat.toml has no decision `{}`",
+                            action.value, decision.value
+                        )));
+                    };
+                    let (attacker, defender) = env.bound.parties();
+                    let other = if who == attacker { defender } else { attacker };
+                    let mut own = FightEnv::new(self, who);
+                    own.bound.other = (other != who).then_some(other);
+                    own.depth = env.depth;
+                    if let Some(option) =
+                        self.chosen_case(options, decision.value, who, &mut own)?
+                    {
+                        self.perform(who, &option.actions, place, &mut own)?;
+                    }
+                    continue;
+                }
                 // Each foe at hand of the combatant whose turn it is, in scenario order,
                 // while that combatant is still in the fight (a `strike` of theirs is
                 // aimed at it: the turn's environment has no other party).

@@ -82,6 +82,8 @@ pub struct Turn {
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,
+    /// The decisions `decide NAME` asks (`[decisions.NAME]`), each with its options.
+    pub decisions: Vec<(Name, Vec<Case>)>,
 }
 
 impl Turn {

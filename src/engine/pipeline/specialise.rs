@@ -469,6 +469,11 @@ impl Turn {
                 r.some(&mut option.guard);
             }
         }
+        for (_, options) in &mut self.decisions {
+            for option in options {
+                r.some(&mut option.guard);
+            }
+        }
     }
 }
 
