@@ -127,6 +127,11 @@ impl<V: Default + PartialEq> NameList<V> {
         }
     }
 
+    /// Whether `name` was ever set, whatever it holds (the default too).
+    pub fn holds(&self, name: &Name) -> bool {
+        self.entries.iter().any(|(n, _)| n == name)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &V)> {
         self.entries.iter().map(|(n, v)| (n, v))
     }

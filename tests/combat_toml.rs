@@ -2938,3 +2938,32 @@ fn an_exchange_may_name_the_decision_its_reactions_are_declared_by() {
     assert!(!log.contains("chooses reaction"), "{log}");
     assert!(check.status.success(), "{}", text(&check.stderr));
 }
+
+#[test]
+fn a_weapon_read_tells_a_value_given_as_0_from_one_not_given() {
+    // The dagger's `values` give `swing = 0`: `weapon.value.swing` is 0 for it and for the
+    // broadsword alike, `weapon.given.swing` only for it. Bryn's attack with it is +5
+    // (75), and so is her parry with it; Aldric's with the broadsword is not (65).
+    let (dir, ruleset) = fixture_copy(
+        "given",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + (if weapon.given.swing { 5 } else { 0 }) + weapon.value.swing - ",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nvalues = { swing = 0 }\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("given_fight", &ruleset, "1 1\n30 30 3\n40 40 6 3 5\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 75, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "Bryn: parry 75, rolled 40: success");
+}

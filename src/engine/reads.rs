@@ -247,7 +247,12 @@ pub enum Read {
     /// A number of equipment.toml's `values` of `item` (`weapon.value.min_st`), and of
     /// the weapon the defender reacts with (`parry.value.weight`): 0 for a weapon without it.
     ItemValue(Name),
+    /// Whether equipment.toml's `values` of the item give the name at all (0 included):
+    /// `item.given.NAME`, `weapon.given.NAME`.
+    ItemGiven(Name),
     ParryValue(Name),
+    /// `parry.given.NAME`, as [`Read::ItemGiven`].
+    ParryGiven(Name),
     /// A number of equipment.toml's `values` of the armour worn at the location bound
     /// (`location.worn.NAME`): 0 where none is worn, or it gives none.
     LocationWorn(Name),
@@ -490,12 +495,28 @@ impl<'v> FightScope<'v> {
     /// `weapon.value.NAME`, `parry.value.NAME`: a number of equipment.toml's `values`,
     /// known when some weapon or shield gives it one (`at`: the place of NAME in the path).
     fn weapon_value(&mut self, name: &str, at: usize, read: fn(Name) -> Read) -> Resolution {
+        self.weapon_values_name(name, at, read, Type::Number)
+    }
+
+    /// `weapon.given.NAME`, `parry.given.NAME`: whether the item's `values` give NAME
+    /// (a number of 0 too), known as `weapon_value` knows NAME.
+    fn weapon_given(&mut self, name: &str, at: usize, read: fn(Name) -> Read) -> Resolution {
+        self.weapon_values_name(name, at, read, Type::Bool)
+    }
+
+    fn weapon_values_name(
+        &mut self,
+        name: &str,
+        at: usize,
+        read: fn(Name) -> Read,
+        ty: Type,
+    ) -> Resolution {
         match &self.vocabulary.weapon_values {
             Some(known) if !known.iter().any(|n| n == name) => Resolution::Unknown {
                 at,
                 known: known.clone(),
             },
-            _ => self.slot(read(name.into()), Type::Number),
+            _ => self.slot(read(name.into()), ty),
         }
     }
 
@@ -503,6 +524,7 @@ impl<'v> FightScope<'v> {
     fn item(&mut self, path: &[&str]) -> Resolution {
         match path {
             ["value", name] => self.weapon_value(name, 2, Read::ItemValue),
+            ["given", name] => self.weapon_given(name, 2, Read::ItemGiven),
             ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
             ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
             ["hands"] => self.slot(Read::ItemHands, Type::Number),
@@ -513,9 +535,9 @@ impl<'v> FightScope<'v> {
             }
             _ => {
                 let fields: &[&str] = if self.at == Place::Decision {
-                    &["size", "reach", "hands", "ap", "value"]
+                    &["size", "reach", "hands", "ap", "value", "given"]
                 } else {
-                    &["size", "reach", "hands", "ap", "value", "damage"]
+                    &["size", "reach", "hands", "ap", "value", "given", "damage"]
                 };
                 Resolution::Unknown {
                     at: 1,
@@ -683,12 +705,14 @@ impl Scope for FightScope<'_> {
             ["parry", "size"] => self.slot(Read::ParrySize, Type::Symbol(SIZES)),
             ["parry", "ap"] => self.slot(Read::ParryArmour, Type::Number),
             ["parry", "value", name] => self.weapon_value(name, 2, Read::ParryValue),
+            ["parry", "given", name] => self.weapon_given(name, 2, Read::ParryGiven),
             ["parry", name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
                 self.slot(Read::ParryTrait((*name).into()), Type::Bool)
             }
             ["parry", _, ..] => Resolution::Unknown {
                 at: 1,
-                known: ["size".to_string(), "ap".to_string(), "value".to_string()]
+                known: ["size", "ap", "value", "given"]
+                    .map(String::from)
                     .into_iter()
                     .chain(self.vocabulary.weapon_traits.iter().cloned())
                     .collect(),
@@ -1026,6 +1050,8 @@ impl Bound<'_> {
     pub fn flag(&self, read: &Read) -> Option<bool> {
         Some(match read {
             Read::ItemTrait(name) => self.item.is_some_and(|w| w.traits.contains(name)),
+            Read::ItemGiven(name) => self.item.is_some_and(|w| w.gives(name)),
+            Read::ParryGiven(name) => self.parry.is_some_and(|w| w.gives(name)),
             Read::Reaction(index) => self.reaction == *index,
             Read::Attacking => self.attacking,
             Read::ParryTrait(name) => self.parry.is_some_and(|w| w.traits.contains(name)),
@@ -1185,6 +1211,7 @@ impl Considers {
                 | Read::ItemHands
                 | Read::ItemArmour
                 | Read::ItemValue(_)
+                | Read::ItemGiven(_)
                 | Read::ItemDamage => considers.item |= item(),
                 Read::LocationArmour
                 | Read::LocationWorn(_)

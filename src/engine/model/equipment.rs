@@ -106,6 +106,11 @@ impl Weapon {
     pub fn value(&self, name: &Name) -> i64 {
         self.numbers.get(name).copied().unwrap_or(0)
     }
+
+    /// Whether the weapon's `values` give `name` a number, 0 included.
+    pub fn gives(&self, name: &Name) -> bool {
+        self.numbers.holds(name)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
