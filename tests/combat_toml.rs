@@ -2967,3 +2967,44 @@ fn a_weapon_read_tells_a_value_given_as_0_from_one_not_given() {
     has(&log, "Aldric: attack 65, rolled 40: success");
     has(&log, "Bryn: parry 75, rolled 40: success");
 }
+
+#[test]
+fn a_turn_with_more_plays_every_action_left_in_one_turn() {
+    // `[turn] more`: Aldric (11 + 8) acts first with both his actions. He attacks; Bryn
+    // parries (her first action) and takes 2 at the right arm. The turn goes on: he
+    // chooses again, the action is spent as chosen, and he attacks again (76, a
+    // failure); Bryn parries with her last action. Nobody acts after: Bryn spent both
+    // actions on parries, Aldric both on his one turn. Without `more` the second attack
+    // would wait for a second turn, after hers.
+    let (dir, ruleset) = fixture_copy(
+        "more_actions",
+        &[(
+            "combat.toml",
+            "actions = \"2\"\n",
+            "actions = \"2\"\nmore = \"true\"\n",
+        )],
+        &[],
+    );
+    let dice = "8 1\n12 30 2 3 7\n76 14\n";
+    let (log, error) = duel_with("more_actions_fight", &ruleset, dice, "");
+    let _ = fs::remove_dir_all(&dir);
+    has(&error, "the given dice ran out");
+    let round = log.split("Round 2").next().unwrap();
+    assert_eq!(round.matches("Aldric acts").count(), 1, "{round}");
+    assert!(!round.contains("Bryn acts"), "{round}");
+    has(round, "Bryn takes 2 to right arm, 1 HP left there");
+    has(
+        round,
+        "Aldric chooses action: attack (of attack, guard; first option)\n    Aldric spends an action on attack (0 left)\n    Aldric target: Bryn",
+    );
+    has(round, "Aldric: attack 65, rolled 76: failure");
+    has(round, "Bryn spends an action on parry (0 left)");
+
+    // The same dice without `more`: Aldric's turn is one action, and Bryn's turn follows
+    // (her attack rolls the 76).
+    let (log, _) = duel("no_more_actions", dice, "");
+    let round = log.split("Round 2").next().unwrap();
+    has(round, "Bryn acts (1 action left)");
+    has(round, "Bryn: attack 70, rolled 76: failure");
+    assert!(!round.contains("spends an action on attack"), "{round}");
+}

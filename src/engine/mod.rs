@@ -944,7 +944,14 @@ impl FightHandle {
         if !options.is_empty() {
             let action = self.choose(who, crate::name!("action"), options)?;
             self.core().turn_of = Some(who);
-            let acted = self.act(who, action, hooks_play);
+            let acted = self.act(who, action, hooks_play).and_then(|()| {
+                // The hooks play a whole turn themselves.
+                if hooks_play {
+                    Ok(())
+                } else {
+                    self.more_actions(who)
+                }
+            });
             self.core().turn_of = None;
             acted?;
         }

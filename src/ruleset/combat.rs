@@ -111,6 +111,8 @@ struct TurnEntry {
     /// Where this holds for whose turn it is, the ruleset's `choices` and `act` hooks
     /// play the turn; elsewhere combat.toml's actions.
     hooks_if: Option<Text>,
+    /// After an action combat.toml played, where this holds, another in the same turn.
+    more: Option<Text>,
 }
 
 /// The names of combat.toml's `toward` list, each once, read before the rest of it is
@@ -1797,6 +1799,7 @@ pub(super) fn compile_combat(
     let actions = number(&mut compiler, "actions", true, &turn_entry.actions);
     let out_of_fight = condition(&mut compiler, "out_of_fight", &turn_entry.out_of_fight);
     let hooks_if = condition(&mut compiler, "hooks_if", &turn_entry.hooks_if);
+    let more = condition(&mut compiler, "more", &turn_entry.more);
     let turn_rules = |compiler: &mut Compiler<'_>, entries: &[RuleEntry], what: &str| {
         let mut rules = Vec::new();
         for entry in entries {
@@ -2687,6 +2690,7 @@ pub(super) fn compile_combat(
             actions,
             out_of_fight,
             hooks_if,
+            more,
             choices,
             decisions,
         },

@@ -79,6 +79,10 @@ pub struct Turn {
     /// offer and do the turn's actions, and `choices` below elsewhere. Without it, the
     /// hook offers and an action of `choices` is done natively where its guard holds.
     pub hooks_if: Option<Condition>,
+    /// After an action of the turn that combat.toml played, where this holds (and the
+    /// combatant is in the fight with an action left), it chooses and does another in
+    /// the same turn: a system that plays all of a character's actions on its turn.
+    pub more: Option<Condition>,
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,

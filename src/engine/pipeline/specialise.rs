@@ -460,6 +460,7 @@ impl Turn {
         r.some_number(&mut self.actions);
         r.some(&mut self.out_of_fight);
         r.some(&mut self.hooks_if);
+        r.some(&mut self.more);
         // An action never offered stays in the list: the list is what `dump` and the
         // hooks see, and its guard is now a constant.
         for action in &mut self.choices {

@@ -314,6 +314,48 @@ impl FightHandle {
         }
     }
 
+    /// The rest of a turn whose first action combat.toml played, where `[turn] more`
+    /// holds: while `who` is in the fight, has an action left and a foe still standing
+    /// (neither put out nor out of the fight by `out_of_fight` yet), and `more` holds,
+    /// it chooses another action and does it, each spent as it is chosen. A turn the
+    /// hooks would play now ends here: they play a turn from its start.
+    pub(in crate::engine) fn more_actions(&self, who: usize) -> Result<(), FightError> {
+        let Some(more) = self.combat().and_then(|c| c.turn.more.as_ref()) else {
+            return Ok(());
+        };
+        loop {
+            let standing = |at: usize| -> Result<bool, FightError> {
+                Ok(!self.is_out(at) && !self.is_out_of_fight(at)?)
+            };
+            if !standing(who)?
+                || self.core().combatants[who].actions_left <= 0
+                || self.is_waiting(who)
+            {
+                return Ok(());
+            }
+            let mut foe_standing = false;
+            for foe in self.opponents(who) {
+                if standing(foe)? {
+                    foe_standing = true;
+                    break;
+                }
+            }
+            if !foe_standing
+                || !self.evaluate(who, "", |env| env.holds(more))?
+                || self.hooks_play(who)?
+            {
+                return Ok(());
+            }
+            let options = self.offered_actions(who, false)?;
+            if options.is_empty() {
+                return Ok(());
+            }
+            let action = self.choose(who, crate::name!("action"), options)?;
+            self.spend_action(who, action.as_str());
+            self.act(who, action, false)?;
+        }
+    }
+
     /// A turn action's own actions (`before`, `after`), done to the actor.
     fn turn_actions(&self, who: usize, actions: &[Spanned<Action>]) -> Result<(), FightError> {
         if actions.is_empty() {
