@@ -3008,3 +3008,35 @@ fn a_turn_with_more_plays_every_action_left_in_one_turn() {
     has(round, "Bryn: attack 70, rolled 76: failure");
     assert!(!round.contains("spends an action on attack"), "{round}");
 }
+
+#[test]
+fn an_exchange_may_let_the_attacker_choose_among_the_weapons_in_hand() {
+    // `choose_weapon = true`: Aldric holds the broadsword and the round shield, both of
+    // which the exchange's `weapon` (the first in hand) fits, so he chooses (decision
+    // `weapon`): the shield. Bryn's parry fails (90); Maximise Damage on the shield's
+    // 1D3 is 3, his damage modifier's 1D4 rolls 2: 5 less the leather's 1 at the body.
+    let (dir, ruleset) = fixture_copy(
+        "choose_weapon",
+        &[(
+            "combat.toml",
+            "label = \"attack\"\ntest = \"skill\"\n",
+            "label = \"attack\"\ntest = \"skill\"\nchoose_weapon = true\n",
+        )],
+        &[],
+    );
+    let choices =
+        "[[choices]]\ndecision = \"weapon\"\nby = \"Aldric\"\nchoose = \"round_shield\"\n";
+    let dice = "10 1\n20 90 2 5\n";
+    let (log, _) = duel_with("choose_weapon_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &log,
+        "Aldric chooses weapon: round shield (of broadsword, round shield; scenario)",
+    );
+    has(&log, "Bryn takes 4 to body, 2 HP left there");
+
+    // Without it, no decision: the first in hand, the broadsword's 1D8 at its most, 8.
+    let (log, _) = duel("no_weapon_choice", dice, "");
+    assert!(!log.contains("chooses weapon"), "{log}");
+    has(&log, "Bryn takes 9 to body");
+}

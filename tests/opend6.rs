@@ -1119,7 +1119,7 @@ choose = "parry""#
     // B parries with 2D less 1D for her second action: 5. A's 4D: 16 meets 5. Damage
     // 3D: 12; the leather's 1D: 3; 12 beats 3 by 9: Incapacitated (9-12).
     let dice = "initiative 6\ninitiative 6\ninitiative 1\nparry 5\n\
-                melee 4\nmelee 4\nmelee 4\nmelee 4\ndamage 4\ndamage 4\ndamage 4\ndamage 3\n";
+                melee 4\nmelee 4\nmelee 4\nmelee 4\ndamage 4\ndamage 4\ndamage 4\narmour 3\n";
     let log = given_dice("native", &options, a, b, &choices("attack"), dice);
     assert!(
         log.contains("B chooses defence: parry (of dodge, parry, none; scenario)"),
@@ -1131,7 +1131,11 @@ choose = "parry""#
         "{log}"
     );
     assert!(log.contains("3D6 damage for A → 12"), "{log}");
-    assert!(log.contains("B: incapacitated wound to total"), "{log}");
+    // The resistance roll is the defender's; the parry's total is no test with a level
+    // (`total_only`); the wound is the whole character's (no location table).
+    assert!(log.contains("1D6 armour for B → 3"), "{log}");
+    assert!(!log.contains("B: parry"), "{log}");
+    assert!(log.contains("B: incapacitated (wound level)"), "{log}");
     assert!(log.contains("B is out of the fight"), "{log}");
     // The scripts played no part of it: they would log the difficulty and the parry.
     assert!(!log.contains("combat difficulty"), "{log}");
@@ -1154,5 +1158,5 @@ choose = "parry""#
         log.contains("A: melee combat 10, rolled 16: success"),
         "{log}"
     );
-    assert!(log.contains("B: dead wound to total"), "{log}");
+    assert!(log.contains("B: dead (wound level)"), "{log}");
 }

@@ -944,12 +944,12 @@ impl FightHandle {
         if !options.is_empty() {
             let action = self.choose(who, crate::name!("action"), options)?;
             self.core().turn_of = Some(who);
-            let acted = self.act(who, action, hooks_play).and_then(|()| {
-                // The hooks play a whole turn themselves.
-                if hooks_play {
-                    Ok(())
-                } else {
+            // The hooks play the rest of a turn they start themselves.
+            let acted = self.act(who, action, hooks_play).and_then(|native| {
+                if native {
                     self.more_actions(who)
+                } else {
+                    Ok(())
                 }
             });
             self.core().turn_of = None;

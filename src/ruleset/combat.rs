@@ -338,6 +338,10 @@ struct ExchangeEntry {
     /// `{ weapon = ID, test = NAME }`: what the attacker fights with when `weapon`
     /// finds nothing in hand.
     bare_hands: Option<BareHandsEntry>,
+    /// With two or more weapons in hand that `weapon` looks for, the attacker chooses
+    /// among them (decision `weapon`) rather than striking with the first.
+    #[serde(default)]
+    choose_weapon: bool,
     #[serde(default)]
     reactions: Vec<ReactionEntry>,
     /// The decision the defender declares its reaction by (`reaction` unless said).
@@ -453,6 +457,9 @@ struct ReactionEntry {
     outcome: Option<Text>,
     /// Rolled as it is declared, before the attack roll.
     before_attack: Option<TomlSpanned<bool>>,
+    /// Its roll is a total the rules keep, not a test: not logged as one.
+    #[serde(default)]
+    total_only: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -2179,6 +2186,7 @@ pub(super) fn compile_combat(
                         .before_attack
                         .as_ref()
                         .is_some_and(|b| *b.get_ref()),
+                    total_only: reaction.total_only,
                 });
             }
         }
@@ -2561,6 +2569,7 @@ pub(super) fn compile_combat(
                 label: entry.label.clone().unwrap_or_else(|| name.clone()).into(),
                 test,
                 weapon,
+                choose_weapon: entry.choose_weapon,
                 bare_hands: bare_hands.flatten(),
                 reactions,
                 reaction_decision: entry

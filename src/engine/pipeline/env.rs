@@ -39,6 +39,9 @@ pub(super) struct FightEnv<'f> {
     pub bound: Bound<'f>,
     /// What a die rolled here is for, as the log says it.
     pub purpose: &'f str,
+    /// Whose dice those rolled here are, when not `self`'s (the defender's armour
+    /// rolled in the attacker's exchange).
+    pub roller: Option<usize>,
     saved: SavedBindings<'f>,
     /// The fight's state, held while an expression is evaluated (one lock for all its
     /// reads, not one a read); never held between evaluations, where the engine changes
@@ -96,6 +99,7 @@ impl<'f> FightEnv<'f> {
                 ..Bound::default()
             },
             purpose: "",
+            roller: None,
             saved: SavedBindings::default(),
             held: None,
             merging: fight.merging(),
@@ -470,7 +474,11 @@ impl<'f> FightEnv<'f> {
         // that evaluated this finds the error recorded and returns it.
         let rolled = self
             .fight
-            .roll_expr(Some(self.bound.me), dice, self.purpose)
+            .roll_expr(
+                Some(self.roller.unwrap_or(self.bound.me)),
+                dice,
+                self.purpose,
+            )
             .unwrap_or(0);
         if held {
             self.held = Some(self.fight.core());
@@ -594,7 +602,7 @@ impl Env for FightEnv<'_> {
         let held = self.held.take().is_some();
         let rolled = self
             .fight
-            .roll_expr(Some(self.bound.me), dice, &labelled)
+            .roll_expr(Some(self.roller.unwrap_or(self.bound.me)), dice, &labelled)
             .unwrap_or(0);
         if held {
             self.held = Some(self.fight.core());

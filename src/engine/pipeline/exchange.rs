@@ -164,7 +164,7 @@ impl FightHandle {
             None => self.test_label(test, attacker, weapon, exchange.label),
         };
         env.bound.attacking = true;
-        let attack = self.rolled_test(combat, test, label, &mut env);
+        let attack = self.rolled_test(combat, test, Some(label), &mut env);
         env.bound.attacking = false;
         let attack = attack?;
         env.bound.exploding_dice[0] = env.exploding_die;
@@ -469,7 +469,15 @@ impl FightHandle {
         let (weapon, test, label) = self.defence_with(combat, reaction, defender);
         env.bound.parry = weapon;
         let attacker = env.bound.me;
-        let result = self.roll_for(combat, test, (defender, attacker), weapon, label, env)?;
+        let as_test = !reaction.total_only;
+        let result = self.roll_for(
+            combat,
+            test,
+            (defender, attacker),
+            weapon,
+            (label, as_test),
+            env,
+        )?;
         env.bound.exploding_dice[1] = env.exploding_die;
         if !reaction.actions.is_empty() {
             let saved = env.bound.defence.replace(result);
@@ -568,7 +576,7 @@ impl FightHandle {
             test,
             (attacker, defender),
             weapon,
-            reaction.again_label,
+            (reaction.again_label, true),
             env,
         );
         env.bound.attacking = false;
@@ -576,14 +584,16 @@ impl FightHandle {
     }
 
     /// Roll the test kind `kind` for `who` against `opponent` (`self` and `other`) with
-    /// `weapon`, logged under `label`; the exchange's own bindings are back afterwards.
+    /// `weapon`, its dice labelled `label` and the test logged under it (`as_test`; its
+    /// dice only otherwise: a total the rules keep rather than a test); the exchange's
+    /// own bindings are back afterwards.
     fn roll_for<'f>(
         &'f self,
         combat: &'f Combat,
         kind: &'f TestKind,
         (who, opponent): (usize, usize),
         weapon: Option<&'f Weapon>,
-        label: Name,
+        (label, as_test): (Name, bool),
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
         let saved = (
@@ -596,7 +606,7 @@ impl FightHandle {
         env.bound.other = Some(opponent);
         env.bound.item = weapon;
         env.purpose = label.as_str();
-        let logged = self.test_label(kind, who, weapon, label);
+        let logged = as_test.then(|| self.test_label(kind, who, weapon, label));
         let result = self.rolled_test(combat, kind, logged, env);
         (
             env.bound.me,
@@ -608,20 +618,22 @@ impl FightHandle {
     }
 
     /// Roll a test of `kind` for the combatant `env` binds as `self`, logged under
-    /// `label`; then its `reroll`, where its guard holds of the roll and the tester
+    /// `label` (not logged as a test without one); then its `reroll`, where its guard holds of the roll and the tester
     /// takes it (decision): the option's actions first, then a second roll, which
     /// stands and is logged too.
     fn rolled_test<'f>(
         &'f self,
         combat: &'f Combat,
         kind: &'f TestKind,
-        label: Name,
+        label: Option<Name>,
         env: &mut FightEnv<'f>,
     ) -> Result<TestResult, FightError> {
         let who = env.bound.me;
         let log = |result: &TestResult| {
-            let level = combat.vocabulary.success_levels[result.level as usize];
-            self.log_test(who, label, result.target, result.total, level);
+            if let Some(label) = label {
+                let level = combat.vocabulary.success_levels[result.level as usize];
+                self.log_test(who, label, result.target, result.total, level);
+            }
         };
         let result = roll_test(kind, env);
         self.fatal()?;
@@ -657,6 +669,11 @@ impl FightHandle {
         exchange: &'f Exchange,
         attacker: usize,
     ) -> Result<(Option<&'f Weapon>, Option<&'f BareHands>), FightError> {
+        if exchange.choose_weapon
+            && let Some(chosen) = self.chosen_weapon(&exchange.weapon, attacker)?
+        {
+            return Ok((Some(chosen), None));
+        }
         let found = self.weapon_for(&exchange.weapon, attacker);
         let Some(bare) = &exchange.bare_hands else {
             return Ok((found, None));
@@ -696,6 +713,36 @@ impl FightHandle {
                 .find(|weapon| choice.fits(weapon))
                 .or_else(|| in_hand(0)),
         }
+    }
+
+    /// With two or more weapons in hand that `choice` looks for, the one `who` chooses
+    /// among them (decision `weapon`); `None` with fewer.
+    fn chosen_weapon<'f>(
+        &'f self,
+        choice: &ReactionWeapon,
+        who: usize,
+    ) -> Result<Option<&'f Weapon>, FightError> {
+        let equipment = &self.ruleset().equipment;
+        let fitting: Vec<(Name, &Weapon)> = self
+            .weapons(who)
+            .into_iter()
+            .filter_map(|id| {
+                let weapon = equipment
+                    .weapons
+                    .get(&id)
+                    .or_else(|| equipment.shields.get(&id))?;
+                choice.fits(weapon).then_some((id, weapon))
+            })
+            .collect();
+        if fitting.len() < 2 {
+            return Ok(None);
+        }
+        let options = fitting.iter().map(|(id, _)| *id).collect();
+        let chosen = self.choose(who, crate::name!("weapon"), options)?;
+        Ok(fitting
+            .iter()
+            .find(|(id, _)| *id == chosen)
+            .map(|(_, weapon)| *weapon))
     }
 
     /// What a test of `kind` by `who` with `weapon` is logged under: the skill its
@@ -895,8 +942,15 @@ impl FightHandle {
         if let Some(knockback) = exchange.knockback.as_ref().filter(|k| k.before_armour) {
             self.knock_back(knockback, defender, env)?;
         }
+        // The armour's dice, where it rolls some, are the defender's, for the armour.
         let absorbed = match &exchange.armour {
-            Some(armour) => env.number_of(armour).max(0),
+            Some(armour) => {
+                let purpose = std::mem::replace(&mut env.purpose, "armour");
+                env.roller = Some(defender);
+                let absorbed = env.number_of(armour).max(0);
+                (env.roller, env.purpose) = (None, purpose);
+                absorbed
+            }
             None => 0,
         };
         let mut taken = (env.bound.reached - absorbed).max(0);
@@ -925,7 +979,10 @@ impl FightHandle {
         {
             let wound = &exchange.wounds[at];
             env.bound.wound = Some(wound.symbol);
-            self.wound(defender, Some(seat), wound.level)
+            // Without a location table the wound is the whole character's, as its
+            // damage is the pool's.
+            let wounded = exchange.location.is_some().then_some(seat);
+            self.wound(defender, wounded, wound.level)
                 .map_err(|message| self.combat_error(message))?;
             self.perform(defender, &wound.actions, &wound.level, env)?;
         }
@@ -1546,7 +1603,14 @@ impl FightHandle {
             return Ok(None);
         };
         let weapon = held(&self.core(), &self.ruleset().equipment, who, 0);
-        let result = self.roll_for(combat, kind, (who, opponent), weapon, kind.name, env)?;
+        let result = self.roll_for(
+            combat,
+            kind,
+            (who, opponent),
+            weapon,
+            (kind.name, true),
+            env,
+        )?;
         Ok(Some((kind, result)))
     }
 

@@ -320,6 +320,9 @@ pub struct Exchange {
     pub test: usize,
     /// The weapon the attacker strikes with.
     pub weapon: ReactionWeapon,
+    /// With two or more weapons in hand that `weapon` looks for, the attacker chooses
+    /// among them (decision `weapon`, in the order they are held).
+    pub choose_weapon: bool,
     /// What the attacker fights with when `weapon` finds nothing: with only other
     /// weapons in hand (shields, for `"not shield"`) it chooses among them and bare
     /// hands (decision `weapon`); with nothing in hand, bare hands.
@@ -465,6 +468,9 @@ pub struct Reaction {
     /// Rolled as it is declared, before the attack roll (its `do` done then): a
     /// defence whose total sets the attack's difficulty.
     pub before_attack: bool,
+    /// Its roll is a total the rules keep (`defence.total`), not a test: no level of it
+    /// is logged, only its dice.
+    pub total_only: bool,
 }
 
 /// A reaction's table of results: a matrix of the two tests' levels whose cells are

@@ -314,11 +314,11 @@ impl FightHandle {
         }
     }
 
-    /// The rest of a turn whose first action combat.toml played, where `[turn] more`
+    /// The rest of a turn whose first action combat.toml did, where `[turn] more`
     /// holds: while `who` is in the fight, has an action left and a foe still standing
     /// (neither put out nor out of the fight by `out_of_fight` yet), and `more` holds,
-    /// it chooses another action and does it, each spent as it is chosen. A turn the
-    /// hooks would play now ends here: they play a turn from its start.
+    /// it chooses another action and does it, each spent as it is chosen. Once the
+    /// `act` hook does one, the turn is the hook's: it plays the rest of it.
     pub(in crate::engine) fn more_actions(&self, who: usize) -> Result<(), FightError> {
         let Some(more) = self.combat().and_then(|c| c.turn.more.as_ref()) else {
             return Ok(());
@@ -340,19 +340,19 @@ impl FightHandle {
                     break;
                 }
             }
-            if !foe_standing
-                || !self.evaluate(who, "", |env| env.holds(more))?
-                || self.hooks_play(who)?
-            {
+            if !foe_standing || !self.evaluate(who, "", |env| env.holds(more))? {
                 return Ok(());
             }
-            let options = self.offered_actions(who, false)?;
+            let hooks_play = self.hooks_play(who)?;
+            let options = self.offered_actions(who, hooks_play)?;
             if options.is_empty() {
                 return Ok(());
             }
             let action = self.choose(who, crate::name!("action"), options)?;
             self.spend_action(who, action.as_str());
-            self.act(who, action, false)?;
+            if !self.act(who, action, hooks_play)? {
+                return Ok(());
+            }
         }
     }
 
@@ -369,13 +369,14 @@ impl FightHandle {
     /// hook. Where the ruleset's hooks play the turn (`hooks_if`), the hook does it;
     /// with a `choices` hook and no `hooks_if`, an action combat.toml names is done
     /// natively where its `if` holds, and by the hook where it does not.
-    /// `hooks_play` is [`Self::hooks_play`] for this turn.
+    /// `hooks_play` is [`Self::hooks_play`] for this turn. Whether combat.toml did it
+    /// (the hook, where it did, plays the rest of the turn too).
     pub(in crate::engine) fn act(
         &self,
         who: usize,
         action: Name,
         hooks_play: bool,
-    ) -> Result<(), FightError> {
+    ) -> Result<bool, FightError> {
         let named = self
             .combat()
             .and_then(|c| c.turn.choices.iter().find(|a| a.name == action));
@@ -405,7 +406,8 @@ impl FightHandle {
                 if let Some(exchange) = action.exchange {
                     self.run_exchange(who, exchange, action.targets.as_ref(), &action.locations)?;
                 }
-                self.turn_actions(who, &action.after)
+                self.turn_actions(who, &action.after)?;
+                Ok(true)
             }
             None => self
                 .hook(
@@ -415,7 +417,7 @@ impl FightHandle {
                         HookArgument::Text(action.to_string()),
                     ],
                 )
-                .map(drop),
+                .map(|_| false),
         }
     }
 }
