@@ -1073,7 +1073,7 @@ attack 4\nattack 4\nattack 4\nattack 4\ndamage 1\ndamage 1\ndamage 1
     assert!(round_2.contains("B: passive only ends"), "{log}");
 }
 
-/// The native exchange of combat.toml (fight option `native_exchange`): the active
+/// The native exchange of combat.toml (a plain close-combat duel): the active
 /// defence rolled as it is declared and its total the combat difficulty; "-1D per extra
 /// action"; the damage (Strength Damage + the weapon's code) against the armour's die
 /// code; the Wound level by what beats it; a called Hit Location (no roll table) adding
@@ -1115,7 +1115,7 @@ who = "B"
 choose = "parry""#
         )
     };
-    let options = format!("{NO_ROLLS}, \"native_exchange\"");
+    let options = NO_ROLLS.to_string();
     // B parries with 2D less 1D for her second action: 5. A's 4D: 16 meets 5. Damage
     // 3D: 12; the leather's 1D: 3; 12 beats 3 by 9: Incapacitated (9-12).
     let dice = "initiative 6\ninitiative 6\ninitiative 1\nparry 5\n\

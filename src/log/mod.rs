@@ -77,6 +77,14 @@ pub enum Event {
         location: Option<Name>,
         level: Name,
     },
+    /// A blow judged on what gets past the armour alone, taking no hit points (Wound
+    /// levels): its damage, the armour's, and what got through to be judged.
+    AgainstArmour {
+        who: Name,
+        damage: i64,
+        armour: i64,
+        through: i64,
+    },
     /// A defence took so much off a blow's damage before it reached a location (a parry).
     Deflected {
         who: Name,

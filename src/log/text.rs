@@ -147,6 +147,15 @@ pub fn render_text(event: &Event, out: &mut String) {
             armour,
         } => writeln!(out, "    {who}'s {} now has {armour} AP", Words(location)),
         Event::Deflected { who, amount } => writeln!(out, "    {who} deflects {amount}"),
+        Event::AgainstArmour {
+            who,
+            damage,
+            armour,
+            through,
+        } => writeln!(
+            out,
+            "    {who}: damage {damage} against armour {armour}, {through} through"
+        ),
         // An opposed test: a better level wins, the same level the higher roll; or, by
         // margin, who passes by more.
         Event::Resisted {

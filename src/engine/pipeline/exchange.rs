@@ -962,10 +962,21 @@ impl FightHandle {
             env.bound.damage = taken;
         }
         // Off the location's hit points (or the pool's), unless the exchange judges
-        // wounds on what gets through alone (`take`).
-        if taken > 0 && exchange.take.as_ref().is_none_or(|take| env.holds(take)) {
-            self.damage(defender, exchange.pool.unwrap_or(seat), taken)
-                .map_err(|message| self.combat_error(message))?;
+        // wounds on what gets through alone (`take`): then what the blow did against
+        // the armour is logged, as taking hit points would be.
+        if exchange.take.as_ref().is_none_or(|take| env.holds(take)) {
+            if taken > 0 {
+                self.damage(defender, exchange.pool.unwrap_or(seat), taken)
+                    .map_err(|message| self.combat_error(message))?;
+            }
+        } else {
+            let (who, damage) = (self.name(defender), env.bound.reached);
+            self.emit(|| Event::AgainstArmour {
+                who,
+                damage,
+                armour: absorbed,
+                through: taken,
+            });
         }
         self.effects_at(exchange, EffectTime::Blow, env)?;
         // The armour took it all: no wound to judge (a location already hurt is not
