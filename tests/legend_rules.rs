@@ -953,7 +953,8 @@ fn disarm_works_only_on_creatures_up_to_twice_the_strength() {
 /// Grip (Unarmed): "requires that the limb used is not holding anything ... Breaking
 /// free requires the spending of a CA and winning an Opposed Test of the Unarmed skill."
 /// Ann, fighting unarmed (the `unarmed` weapon, her only one), hits (30) and grips Bob;
-/// on his turn Bob breaks free: his Unarmed 30 succeeds, her 50 fails.
+/// on his turn Bob breaks free: his Unarmed 30 succeeds, her 50 fails (combat.toml's
+/// `break_free`, the test kind `unarmed_struggle`).
 #[test]
 fn grip_holds_until_an_opposed_unarmed_test_breaks_it() {
     let ann = Fighter::ann().weapons(r#"["unarmed"]"#);
@@ -977,8 +978,8 @@ fn grip_holds_until_an_opposed_unarmed_test_breaks_it() {
     assert_eq!(
         f.tests()[1..3],
         [
-            t("Bob", "unarmed", 40, 30, "success"),
-            t("Ann", "unarmed", 40, 50, "failure")
+            t("Bob", "unarmed_struggle", 40, 30, "success"),
+            t("Ann", "unarmed_struggle", 40, 50, "failure")
         ]
     );
     f.has("Bob: gripped ends");
@@ -1946,6 +1947,114 @@ fn a_grappled_weapon_arm_cannot_attack() {
     let options = f.action_options("Bob", 0);
     assert!(options.contains(&"break_free".to_string()), "{options:?}");
     assert!(!options.contains(&"attack".to_string()), "{options:?}");
+}
+
+/// Bare-handed Ann (Brawn 40) and Bob (Unarmed 40, Brawn 50), two Combat Actions each,
+/// taken in turn. Ann hits (30), chooses the chest and grapples it.
+fn bare_handed_grapple(case: &str, choices: &[(&str, &str, &str)], dice: &str) -> Fight {
+    let ann = Fighter::ann().weapons("[]");
+    let bob = Fighter::bob().weapons("[]").skill("brawn", 50);
+    let mut all = vec![
+        BOB_NO_PARRY,
+        CHOOSE_LOCATION,
+        ("unarmed_success", "Ann", "grapple"),
+        CHEST,
+    ];
+    all.extend_from_slice(choices);
+    duel(case, ann, bob, &all, dice)
+}
+
+/// Unarmed Combat: "Combatants with a poor unarmed combat skill may instead substitute
+/// their Brawn skill to maintain or break free of grapples"; "Grappling the head or
+/// torso inflicts a -20% penalty to all activity attempted by the victim". With his
+/// chest held, Bob tries to break free in combat.toml (`break_free`, test
+/// `grapple_struggle`: each side's better of Unarmed and Brawn): his 50 - 20 = 30 rolls
+/// 90, her 40 rolls 10, he stays held. Ann crushes the chest ("the grappler may make
+/// unarmed attacks to inflict damage on the location held ... The Defender may oppose
+/// with his Unarmed or Brawn skill"): her Unarmed 40 rolls 20, his Brawn 30 rolls 60,
+/// 1D3 = 2 on the chest. Then his 20 beats her 60 and he is free.
+#[test]
+fn a_grapple_is_broken_with_the_better_of_unarmed_and_brawn() {
+    let f = bare_handed_grapple("grapple-break", &[], "30 90 10 20 60 2 20 60");
+    f.has("Ann grapples Bob's chest");
+    assert_eq!(
+        f.tests(),
+        [
+            t("Ann", "unarmed", 40, 30, "success"),
+            t("Bob", "grapple_struggle", 30, 90, "failure"),
+            t("Ann", "grapple_struggle", 40, 10, "success"),
+            t("Ann", "unarmed", 40, 20, "success"),
+            t("Bob", "brawn", 30, 60, "failure"),
+            t("Bob", "grapple_struggle", 30, 20, "success"),
+            t("Ann", "grapple_struggle", 40, 60, "failure"),
+        ]
+    );
+    let actions: Vec<String> = f.choices("action").into_iter().map(|c| c.1).collect();
+    assert_eq!(
+        actions[..4],
+        ["attack", "break_free", "crush", "break_free"]
+    );
+    assert_eq!(f.damage(), [d("Bob", "chest", 2, 5)]);
+    f.has("Bob: grappled ends");
+}
+
+/// "Grappling a limb prevents that limb being used to attack, defend or move": with his
+/// right arm held (and grappled, he cannot evade), Bob, holding his action to parry, is
+/// offered no reaction to Ann's next blow.
+#[test]
+fn a_held_weapon_arm_neither_parries_nor_evades() {
+    let ann = Fighter::ann().weapons("[]");
+    let bob = Fighter::bob().weapons("[]");
+    let f = duel(
+        "grapple-arm",
+        ann,
+        bob,
+        &[
+            BOB_NO_PARRY,
+            CHOOSE_LOCATION,
+            ("unarmed_success", "Ann", "grapple"),
+            ("location", "Ann", "right_arm"),
+            ("action", "Bob", "defend"),
+            ("action", "Ann", "attack"),
+        ],
+        "30 70",
+    );
+    f.has("Ann grapples Bob's right_arm");
+    assert!(!f.action_options("Bob", 0).contains(&"attack".to_string()));
+    let reactions = f.choices("reaction");
+    assert_eq!(reactions[0].2, ["parry", "none"]);
+    assert!(
+        reactions.len() == 1 || reactions[1].2 == ["none"],
+        "{reactions:?}"
+    );
+    assert_eq!(f.tests()[1], t("Ann", "unarmed", 40, 70, "failure"));
+}
+
+/// "Users who succeed in an opposed unarmed attack may either: inflict damage, establish
+/// a grapple, or break free": held by the chest, Bob hits Ann (his Unarmed 40 - 20 rolls
+/// 20) and breaks free instead of hurting her.
+#[test]
+fn an_unarmed_blow_of_the_one_held_may_break_free() {
+    let f = bare_handed_grapple(
+        "grapple-blow-free",
+        &[
+            ("action", "Bob", "attack"),
+            ("reaction", "Ann", "none"),
+            ("unarmed_success", "Bob", "break_free"),
+        ],
+        "30 20",
+    );
+    assert_eq!(f.tests()[1], t("Bob", "unarmed", 20, 20, "success"));
+    assert_eq!(
+        f.choices("unarmed_success")[1],
+        (
+            "Bob".to_string(),
+            "break_free".to_string(),
+            vec!["damage".to_string(), "break_free".to_string()]
+        )
+    );
+    f.has("Bob: grappled ends");
+    assert!(f.damage().is_empty());
 }
 
 /// Unusual Combat Conditions: "Whilst swimming an Adventurer's Combat Skill cannot exceed
