@@ -2967,3 +2967,57 @@ fn a_weapon_read_tells_a_value_given_as_0_from_one_not_given() {
     has(&log, "Aldric: attack 65, rolled 40: success");
     has(&log, "Bryn: parry 75, rolled 40: success");
 }
+
+#[test]
+fn a_script_keeps_and_reads_a_value_toward_an_opponent() {
+    // `fight.set_toward(who, NAME, other, value)` keeps what combat.toml's `set toward
+    // NAME (...)` keeps, and `fight.toward(who, NAME, other)` reads it: a setup script
+    // gives Aldric 20 toward Bryn, which his tests read as `self.toward.marked` (his
+    // parry 65 + 20 = 85); Bryn's toward him stays 0 (her attack 70). A name that
+    // combat.toml's `toward` does not list stops the fight with the names it lists.
+    let (dir, ruleset) = fixture_copy(
+        "script_toward",
+        &[
+            (
+                "combat.toml",
+                "[turn]\n",
+                "toward = [\"marked\"]\n\n[turn]\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + self.toward.marked - ",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[setup]]\ndo = \"script probe::mark\"\n",
+            ),
+        ],
+        &[(
+            "probe.rhai",
+            "fn mark(ctx) {\n    let fight = ctx.fight;\n    if ctx.who == 0 {\n        \
+             fight.set_toward(0, \"marked\", 1, 20);\n        \
+             fight.log(`probe: ${fight.toward(0, \"marked\", 1)} toward Bryn, ${fight.toward(1, \"marked\", 0)} back`);\n    \
+             }\n}\n",
+        )],
+    );
+    let (log, _) = duel_with("script_toward_fight", &ruleset, "1 1\n30 30 3\n", "");
+    has(&log, "probe: 20 toward Bryn, 0 back");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 85, rolled 30: success");
+
+    let script = ruleset.join("scripts/probe.rhai");
+    let written = fs::read_to_string(&script).unwrap();
+    fs::write(
+        &script,
+        written.replace("set_toward(0, \"marked\"", "set_toward(0, \"markd\""),
+    )
+    .unwrap();
+    let (_, error) = duel_with("script_toward_misspelt", &ruleset, "1 1\n30 30 3\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &error,
+        "fight.set_toward: combat.toml's `toward` does not list `markd`",
+    );
+}
