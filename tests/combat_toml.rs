@@ -3021,3 +3021,27 @@ fn a_script_keeps_and_reads_a_value_toward_an_opponent() {
         "fight.set_toward: combat.toml's `toward` does not list `markd`",
     );
 }
+
+#[test]
+fn a_script_sees_the_effects_the_winner_chose() {
+    // `ctx.chosen` lists the effects chosen in the exchange, each as many times as it was
+    // chosen, in the list's order: Bryn's critical buys Bleed, the script Bleed calls
+    // sees it.
+    let (dir, ruleset) = fixture_copy(
+        "script_chosen",
+        &[(
+            "combat.toml",
+            "do = \"condition bleeding\"",
+            "do = \"condition bleeding, script probe::note\"",
+        )],
+        &[(
+            "probe.rhai",
+            "fn note(ctx) {\n    ctx.fight.log(`probe: chosen ${ctx.chosen}`);\n}\n",
+        )],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    let (log, _) = duel_with("script_chosen_fight", &ruleset, "1 1\n3 4 4 4\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "probe: chosen [\"bleed\"]");
+}
