@@ -3025,8 +3025,9 @@ fn a_script_keeps_and_reads_a_value_toward_an_opponent() {
 #[test]
 fn a_script_sees_the_effects_the_winner_chose() {
     // `ctx.chosen` lists the effects chosen in the exchange, each as many times as it was
-    // chosen, in the list's order: Bryn's critical buys Bleed, the script Bleed calls
-    // sees it.
+    // chosen, in the list's order: Bryn's critical against no defence wins two levels,
+    // Bleed (scripted) then Bypass Armour (the tactics); the script Bleed calls sees
+    // both, Bypass Armour first as the list has it.
     let (dir, ruleset) = fixture_copy(
         "script_chosen",
         &[(
@@ -3043,5 +3044,5 @@ fn a_script_sees_the_effects_the_winner_chose() {
                    [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
     let (log, _) = duel_with("script_chosen_fight", &ruleset, "1 1\n3 4 4 4\n", choices);
     let _ = fs::remove_dir_all(&dir);
-    has(&log, "probe: chosen [\"bleed\"]");
+    has(&log, "probe: chosen [\"bypass_armour\", \"bleed\"]");
 }
