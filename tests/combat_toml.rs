@@ -3040,3 +3040,82 @@ fn an_exchange_may_let_the_attacker_choose_among_the_weapons_in_hand() {
     assert!(!log.contains("chooses weapon"), "{log}");
     has(&log, "Bryn takes 9 to body");
 }
+
+#[test]
+fn a_script_keeps_and_reads_a_value_toward_an_opponent() {
+    // `fight.set_toward(who, NAME, other, value)` keeps what combat.toml's `set toward
+    // NAME (...)` keeps, and `fight.toward(who, NAME, other)` reads it: a setup script
+    // gives Aldric 20 toward Bryn, which his tests read as `self.toward.marked` (his
+    // parry 65 + 20 = 85); Bryn's toward him stays 0 (her attack 70). A name that
+    // combat.toml's `toward` does not list stops the fight with the names it lists.
+    let (dir, ruleset) = fixture_copy(
+        "script_toward",
+        &[
+            (
+                "combat.toml",
+                "[turn]\n",
+                "toward = [\"marked\"]\n\n[turn]\n",
+            ),
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + self.toward.marked - ",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[setup]]\ndo = \"script probe::mark\"\n",
+            ),
+        ],
+        &[(
+            "probe.rhai",
+            "fn mark(ctx) {\n    let fight = ctx.fight;\n    if ctx.who == 0 {\n        \
+             fight.set_toward(0, \"marked\", 1, 20);\n        \
+             fight.log(`probe: ${fight.toward(0, \"marked\", 1)} toward Bryn, ${fight.toward(1, \"marked\", 0)} back`);\n    \
+             }\n}\n",
+        )],
+    );
+    let (log, _) = duel_with("script_toward_fight", &ruleset, "1 1\n30 30 3\n", "");
+    has(&log, "probe: 20 toward Bryn, 0 back");
+    has(&log, "Bryn: attack 70, rolled 30: success");
+    has(&log, "Aldric: parry 85, rolled 30: success");
+
+    let script = ruleset.join("scripts/probe.rhai");
+    let written = fs::read_to_string(&script).unwrap();
+    fs::write(
+        &script,
+        written.replace("set_toward(0, \"marked\"", "set_toward(0, \"markd\""),
+    )
+    .unwrap();
+    let (_, error) = duel_with("script_toward_misspelt", &ruleset, "1 1\n30 30 3\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    has(
+        &error,
+        "fight.set_toward: combat.toml's `toward` does not list `markd`",
+    );
+}
+
+#[test]
+fn a_script_sees_the_effects_the_winner_chose() {
+    // `ctx.chosen` lists the effects chosen in the exchange, each as many times as it was
+    // chosen, in the list's order: Bryn's critical against no defence wins two levels,
+    // Bleed (scripted) then Bypass Armour (the tactics); the script Bleed calls sees
+    // both, Bypass Armour first as the list has it.
+    let (dir, ruleset) = fixture_copy(
+        "script_chosen",
+        &[(
+            "combat.toml",
+            "do = \"condition bleeding\"",
+            "do = \"condition bleeding, script probe::note\"",
+        )],
+        &[(
+            "probe.rhai",
+            "fn note(ctx) {\n    ctx.fight.log(`probe: chosen ${ctx.chosen}`);\n}\n",
+        )],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    let (log, _) = duel_with("script_chosen_fight", &ruleset, "1 1\n3 4 4 4\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "probe: chosen [\"bypass_armour\", \"bleed\"]");
+}

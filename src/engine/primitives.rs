@@ -731,6 +731,44 @@ impl FightHandle {
         self.core().combatants[who].values.insert(key, value);
     }
 
+    /// The place of `name` among combat.toml's `toward` names, or why there is none.
+    fn toward_index(&self, name: &str) -> Result<(u32, usize), String> {
+        let names = self.combat().map_or(&[][..], |c| &c.vocabulary.toward[..]);
+        names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|index| u32::try_from(index).ok())
+            .map(|index| (index, names.len()))
+            .ok_or_else(|| {
+                format!("combat.toml's `toward` does not list `{name}` (it lists {names:?})")
+            })
+    }
+
+    /// The value `who` keeps toward `other` (combat.toml's `toward` name `name`, read
+    /// there as `self.toward.NAME`): 0 until one is set.
+    pub fn toward_value(&self, who: usize, name: &str, other: usize) -> Result<i64, String> {
+        let (index, _) = self.toward_index(name)?;
+        let core = self.core();
+        let count = core.combatants.len();
+        Ok(core.combatants[who].toward(index, other, count))
+    }
+
+    /// Keep `value` as `who`'s `toward` value `name` toward `other`, as combat.toml's
+    /// `set toward NAME (EXPR)` does.
+    pub fn set_toward_value(
+        &self,
+        who: usize,
+        name: &str,
+        other: usize,
+        value: i64,
+    ) -> Result<(), String> {
+        let index = self.toward_index(name)?;
+        let mut core = self.core();
+        let count = core.combatants.len();
+        core.combatants[who].set_toward(index, other, count, value);
+        Ok(())
+    }
+
     /// Roll dice (written as in the books) for `purpose`; logged.
     pub fn roll(&self, who: Option<usize>, dice: &str, purpose: &str) -> Primitive<i64> {
         // Parsed once per distinct text, then taken from the cache.

@@ -446,6 +446,24 @@ pub fn register(engine: &mut Engine) {
         },
     );
 
+    // Values kept toward another combatant (combat.toml's `toward` names).
+    engine.register_fn(
+        "toward",
+        |f: &mut FightHandle, w: i64, key: &str, o: i64| -> Result<i64> {
+            let (w, o) = (who(f, w)?, who(f, o)?);
+            f.toward_value(w, key, o)
+                .map_err(|e| format!("fight.toward: {e}").into())
+        },
+    );
+    engine.register_fn(
+        "set_toward",
+        |f: &mut FightHandle, w: i64, key: &str, o: i64, v: i64| -> Result<()> {
+            let (w, o) = (who(f, w)?, who(f, o)?);
+            f.set_toward_value(w, key, o, v)
+                .map_err(|e| format!("fight.set_toward: {e}").into())
+        },
+    );
+
     // Dice and tables.
     engine.register_fn(
         "roll",

@@ -745,6 +745,12 @@ fn insert_exchange(context: &mut Map, exchange: &ExchangeContext) {
     context.insert("damage".into(), Dynamic::from(exchange.damage));
     context.insert("attack".into(), test(&exchange.attack));
     context.insert("defence".into(), test(&exchange.defence));
+    let chosen: Array = exchange
+        .chosen
+        .iter()
+        .map(|name| Dynamic::from(name.to_string()))
+        .collect();
+    context.insert("chosen".into(), Dynamic::from(chosen));
 }
 
 #[cfg(test)]

@@ -64,6 +64,9 @@ pub(super) struct FightEnv<'f> {
     /// Where the exchange's blows take their hit points (`pool`), if not at the
     /// location found.
     pub pool: Option<Name>,
+    /// The exchange's effect list, whose names `Bound::chosen` counts (for a script's
+    /// `ctx.chosen`).
+    pub effects: Option<&'f super::EffectsStage>,
     /// The location bound was called with the action (`[[action]] location`): the blow
     /// lands there, found on no table.
     pub called: bool,
@@ -106,6 +109,7 @@ impl<'f> FightEnv<'f> {
             exploding_die: 0,
             depth: 0,
             pool: None,
+            effects: None,
             called: false,
             probe: Probe::Off,
         }

@@ -135,6 +135,7 @@ impl FightHandle {
         env.bound.item = weapon;
         env.bound.location_of = Some(defender);
         env.pool = exchange.pool;
+        env.effects = exchange.effects.as_ref();
         // A called location is known from the start: the tests and the reactions read it.
         if called.is_some() {
             env.bound.location = called;
@@ -1409,6 +1410,14 @@ impl FightHandle {
             damage: bound.damage,
             attack: test(bound.attack),
             defence: test(bound.defence),
+            chosen: env.effects.map_or_else(Vec::new, |stage| {
+                stage
+                    .effects
+                    .iter()
+                    .zip(&bound.chosen)
+                    .flat_map(|(effect, &times)| std::iter::repeat_n(effect.name, times.into()))
+                    .collect()
+            }),
         }
     }
 

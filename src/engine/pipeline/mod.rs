@@ -650,6 +650,8 @@ pub struct ExchangeContext {
     /// The attack's and the defence's level and die roll.
     pub attack: Option<(Name, i64)>,
     pub defence: Option<(Name, i64)>,
+    /// The effects the winner chose, each as many times as chosen, in the list's order.
+    pub chosen: Vec<Name>,
 }
 
 /// A combatant's part in an exchange.
