@@ -2967,3 +2967,37 @@ fn a_weapon_read_tells_a_value_given_as_0_from_one_not_given() {
     has(&log, "Aldric: attack 65, rolled 40: success");
     has(&log, "Bryn: parry 75, rolled 40: success");
 }
+
+#[test]
+fn a_weapon_read_gives_its_range_and_load() {
+    // The dagger is given `range = 10` and `load = 2` in equipment.toml: Bryn's attack
+    // with it is 70 + 10 + 2 = 82, her parry with it the same; Aldric's broadsword gives
+    // neither (0): his attack stays at 70.
+    let (dir, ruleset) = fixture_copy(
+        "range_load",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + weapon.range + weapon.load - ",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nrange = 10\nload = 2\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "range_load_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 82, rolled 30: success");
+    has(&log, "Aldric: parry 70, rolled 30: success");
+    has(&log, "Aldric: attack 70, rolled 40: success");
+    has(&log, "Bryn: parry 82, rolled 40: success");
+}
