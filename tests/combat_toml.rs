@@ -3010,7 +3010,8 @@ fn an_after_rule_at_target_comes_before_the_defence_is_declared() {
     // end of the exchange comes too late for this parry.
     let rule = "\n[[exchanges.melee.after]]\nat = \"target\"\nto = \"defender\"\nif = \"true\"\ndo = \"set guard 1\"\n";
     let (dir, ruleset) = fixture_copy("at_target", &[("combat.toml", "", rule)], &[]);
-    let choices = "[[choices]]\ndecision = \"withdraw_parry\"\nby = \"Aldric\"\nchoose = \"complete\"\n";
+    let choices =
+        "[[choices]]\ndecision = \"withdraw_parry\"\nby = \"Aldric\"\nchoose = \"complete\"\n";
     let (log, _) = duel_with("at_target_fight", &ruleset, "1 1\n80 30\n", choices);
     let _ = fs::remove_dir_all(&dir);
     has(&log, "Aldric: parry 65, rolled 30: success");
