@@ -3119,3 +3119,59 @@ fn a_script_sees_the_effects_the_winner_chose() {
     let _ = fs::remove_dir_all(&dir);
     has(&log, "probe: chosen [\"bypass_armour\", \"bleed\"]");
 }
+
+#[test]
+fn a_weapon_read_gives_its_range_and_load() {
+    // The dagger is given `range = 10` and `load = 2` in equipment.toml: Bryn's attack
+    // with it is 70 + 10 + 2 = 82, her parry with it the same; Aldric's broadsword gives
+    // neither (0): his attack and parry stay at 65.
+    let (dir, ruleset) = fixture_copy(
+        "range_load",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - ",
+                "target = \"self.skill.combat + weapon.range + weapon.load - ",
+            ),
+            (
+                "equipment.toml",
+                "damage = \"1d4\"\n",
+                "damage = \"1d4\"\nrange = 10\nload = 2\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "range_load_fight",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Bryn: attack 82, rolled 30: success");
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    has(&log, "Aldric: attack 65, rolled 40: success");
+    has(&log, "Bryn: parry 82, rolled 40: success");
+}
+
+#[test]
+fn an_after_rule_at_target_comes_before_the_defence_is_declared() {
+    // An `after` rule written `at = "target"` is done once Bryn's target is found, before
+    // Aldric declares his parry: it gives him a parry held ready (`set guard 1`), so the
+    // parry he then makes against her 80 (his 30) costs no action. The same rule at the
+    // end of the exchange comes too late for this parry.
+    let rule = "\n[[exchanges.melee.after]]\nat = \"target\"\nto = \"defender\"\nif = \"true\"\ndo = \"set guard 1\"\n";
+    let (dir, ruleset) = fixture_copy("at_target", &[("combat.toml", "", rule)], &[]);
+    let choices =
+        "[[choices]]\ndecision = \"withdraw_parry\"\nby = \"Aldric\"\nchoose = \"complete\"\n";
+    let (log, _) = duel_with("at_target_fight", &ruleset, "1 1\n80 30\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric: parry 65, rolled 30: success");
+    assert!(!log.contains("Aldric spends an action on parry"), "{log}");
+
+    let late = rule.replace("at = \"target\"\n", "");
+    let (dir, ruleset) = fixture_copy("at_end", &[("combat.toml", "", &late)], &[]);
+    let (log, _) = duel_with("at_end_fight", &ruleset, "1 1\n80 30\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric spends an action on parry");
+}

@@ -22,7 +22,7 @@ fn legend_checks_clean() {
     assert_eq!(
         rest.split_once("), ").map(|(_, tail)| tail),
         Some(
-            "7 formulas, 12 tactics lists, combat.toml (12 tests, 1 exchange, 8 actions), 20 weapons, 3 shields, 6 armours, 10 scenarios\n"
+            "7 formulas, 12 tactics lists, combat.toml (12 tests, 1 exchange, 13 actions), 20 weapons, 3 shields, 6 armours, 10 scenarios\n"
         )
     );
 }

@@ -2169,6 +2169,50 @@ fn aiming_adds_the_critical_range_per_action() {
     assert_eq!(f.tests()[0], t("Ann", "style", 56, 50, "success"));
 }
 
+// ================================================================ moving
+
+/// "Each Combat Action may include all, some or none of the Adventurer's remaining
+/// Movement in addition to an attack": Ann (8 m a round) attacks Bob 6 m away, moving
+/// the 6 m first, before Bob declares his defence; at 20 m he is out of reach of an
+/// attack (she may move or charge instead).
+#[test]
+fn an_attack_closes_in_with_the_remaining_movement() {
+    let f = fight(
+        "close-in",
+        &scenario(
+            "distance = 6",
+            &[
+                Fighter::ann().weapons(r#"["longsword"]"#),
+                Fighter::bob().weapons(r#"["longsword"]"#),
+            ],
+            &[("action", "Ann", "attack"), BOB_NO_PARRY],
+        ),
+        "5 5 30",
+    );
+    f.has("Ann moves 6 m towards Bob");
+    let moved = f.log.find("Ann moves 6 m towards Bob").unwrap();
+    let declared = f.log.find("Bob chooses reaction").unwrap();
+    assert!(moved < declared, "{}", f.log);
+    assert_eq!(f.tests()[0], t("Ann", "style", 60, 30, "success"));
+
+    let far = fight(
+        "out-of-reach",
+        &scenario(
+            "distance = 20",
+            &[
+                Fighter::ann().weapons(r#"["longsword"]"#),
+                Fighter::bob().weapons(r#"["longsword"]"#),
+            ],
+            &[],
+        ),
+        "5 5",
+    );
+    let options = far.action_options("Ann", 0);
+    assert!(!options.contains(&"attack".to_string()), "{options:?}");
+    assert!(options.contains(&"move".to_string()), "{options:?}");
+    assert!(options.contains(&"charge".to_string()), "{options:?}");
+}
+
 // ================================================================ charging
 
 /// Charging: "During a charge a bipedal creature improves its Damage Modifier by one

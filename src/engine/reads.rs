@@ -240,6 +240,10 @@ pub enum Read {
     ItemReach,
     /// The hands `item` takes (equipment.toml `hands`, 1 when not given).
     ItemHands,
+    /// A missile weapon's `range` (metres) and `load` (actions to load it again) as
+    /// equipment.toml lists them: 0 for a weapon that gives none.
+    ItemRange,
+    ItemLoad,
     /// The Armour Points of `item`, and of the weapon the defender reacts with, as
     /// equipment.toml lists them (`parry.ap`: what a parry by that weapon stops).
     ItemArmour,
@@ -528,6 +532,8 @@ impl<'v> FightScope<'v> {
             ["size"] => self.slot(Read::ItemSize, Type::Symbol(SIZES)),
             ["reach"] => self.slot(Read::ItemReach, Type::Symbol(REACHES)),
             ["hands"] => self.slot(Read::ItemHands, Type::Number),
+            ["range"] => self.slot(Read::ItemRange, Type::Number),
+            ["load"] => self.slot(Read::ItemLoad, Type::Number),
             ["ap"] => self.slot(Read::ItemArmour, Type::Number),
             ["damage"] if self.at != Place::Decision => self.slot(Read::ItemDamage, Type::Dice),
             [name] if self.vocabulary.weapon_traits.iter().any(|t| t == name) => {
@@ -535,9 +541,13 @@ impl<'v> FightScope<'v> {
             }
             _ => {
                 let fields: &[&str] = if self.at == Place::Decision {
-                    &["size", "reach", "hands", "ap", "value", "given"]
+                    &[
+                        "size", "reach", "hands", "range", "load", "ap", "value", "given",
+                    ]
                 } else {
-                    &["size", "reach", "hands", "ap", "value", "given", "damage"]
+                    &[
+                        "size", "reach", "hands", "range", "load", "ap", "value", "given", "damage",
+                    ]
                 };
                 Resolution::Unknown {
                     at: 1,
@@ -1025,6 +1035,8 @@ impl Bound<'_> {
         Some(match read {
             Read::Defence(field) => self.test_field(true, *field),
             Read::ItemHands => self.item.map_or(0, |w| w.hands.map_or(1, i64::from)),
+            Read::ItemRange => self.item.and_then(|w| w.range).map_or(0, i64::from),
+            Read::ItemLoad => self.item.and_then(|w| w.load).map_or(0, i64::from),
             Read::ItemArmour => self.item.map_or(0, |w| i64::from(w.ap)),
             Read::ParryArmour => self.parry.map_or(0, |w| i64::from(w.ap)),
             Read::ItemValue(name) => self.item.map_or(0, |w| w.value(name)),
@@ -1209,6 +1221,8 @@ impl Considers {
                 | Read::ItemSize
                 | Read::ItemReach
                 | Read::ItemHands
+                | Read::ItemRange
+                | Read::ItemLoad
                 | Read::ItemArmour
                 | Read::ItemValue(_)
                 | Read::ItemGiven(_)

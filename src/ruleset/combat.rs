@@ -2452,6 +2452,7 @@ pub(super) fn compile_combat(
             );
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
+                Some("target") => Some(AfterTime::Target),
                 Some("outcome") => Some(AfterTime::Outcome),
                 Some("wound") => Some(AfterTime::Wound),
                 Some(other) => {
@@ -2459,8 +2460,8 @@ pub(super) fn compile_combat(
                         compiler.rule(
                             content(text),
                             "not a time of the exchange",
-                            format!("`at = \"{other}\"`: an `after` rule is done once the outcome is known, once the wound is judged, or at the end"),
-                            "write `at = \"end\"` (the default), `at = \"outcome\"` (before the blow) or `at = \"wound\"` (after the wound, before the knockback)",
+                            format!("`at = \"{other}\"`: an `after` rule is done once the target is found, once the outcome is known, once the wound is judged, or at the end"),
+                            "write `at = \"end\"` (the default), `at = \"target\"` (before the defence is declared), `at = \"outcome\"` (before the blow) or `at = \"wound\"` (after the wound, before the knockback)",
                         );
                     }
                     None

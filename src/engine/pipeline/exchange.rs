@@ -142,6 +142,8 @@ impl FightHandle {
             env.called = true;
         }
 
+        // What comes before the defence is declared (closing in on the target).
+        self.after_rules(exchange, AfterTime::Target, &mut env)?;
         // "The intention to parry must be declared before any attack roll is made."
         // (Or, `reactions_after`, once the attack is rolled.)
         let declared = match exchange.reactions_after {

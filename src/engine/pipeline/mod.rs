@@ -622,6 +622,8 @@ pub struct After {
 /// When an `after` rule is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AfterTime {
+    /// Once the target and the weapon are found, before the reaction is declared.
+    Target,
     /// Once the outcome is known and the effects chosen, before the blow.
     Outcome,
     /// Once a landed blow's wound is judged (its actions done), before the knockback.
