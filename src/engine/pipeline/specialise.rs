@@ -82,7 +82,7 @@ impl Specialised {
         let (specialised, figures) = match known {
             Some(known) => known,
             None => {
-                let facts = facts(
+                let mut facts = facts(
                     &combat.reads,
                     core,
                     world.equipment,
@@ -90,6 +90,7 @@ impl Specialised {
                     world.fight_options,
                     world.fight_modifiers,
                 );
+                traits_nobody_has(&mut facts, combat, core, world.equipment);
                 let specialised = self.get(combat, facts);
                 let figures = figures(&specialised, core, world);
                 let mut set_up = self.set_up.lock().unwrap_or_else(|p| p.into_inner());
@@ -174,6 +175,49 @@ fn facts(
             values.all(|v| v == first).then_some(first)
         })
         .collect()
+}
+
+/// A weapon trait no weapon of the fight has is had by no weapon in it at any time:
+/// reads of it (`weapon.ranged`, `parry.ranged`, `item.ranged`, `self.holds.ranged`)
+/// are false throughout, so a duel of swords never evaluates a rule for missiles. The
+/// fight's weapons are its combatants' (in hand, carried or dropped: weapons change
+/// hands and places in a fight, but none comes into it) and the bare hands its
+/// exchanges and reactions fight with.
+fn traits_nobody_has(facts: &mut Facts, combat: &Combat, core: &Core, equipment: &Equipment) {
+    let carried = core
+        .combatants
+        .iter()
+        .flat_map(|c| &c.weapons)
+        .map(|state| state.id);
+    let bare_hands = combat
+        .exchanges
+        .iter()
+        .flat_map(|e| {
+            e.bare_hands
+                .iter()
+                .chain(e.reactions.iter().flat_map(|r| &r.bare_hands))
+        })
+        .map(|bare| bare.weapon);
+    let mut traits: Vec<Name> = Vec::new();
+    for id in carried.chain(bare_hands) {
+        let Some(weapon) = equipment
+            .weapons
+            .get(&id)
+            .or_else(|| equipment.shields.get(&id))
+        else {
+            continue;
+        };
+        traits.extend(weapon.traits.iter().copied());
+    }
+    for (fact, read) in facts.iter_mut().zip(&combat.reads) {
+        let name = match read {
+            Read::ItemTrait(name) | Read::ParryTrait(name) | Read::Holds(_, name, _) => name,
+            _ => continue,
+        };
+        if fact.is_none() && !traits.contains(name) {
+            *fact = Some(Known::Flag(false));
+        }
+    }
 }
 
 /// What a fight's expressions read besides its state: the ruleset's equipment and
