@@ -369,8 +369,8 @@ impl FightHandle {
     /// hook. Where the ruleset's hooks play the turn (`hooks_if`), the hook does it;
     /// with a `choices` hook and no `hooks_if`, an action combat.toml names is done
     /// natively where its `if` holds, and by the hook where it does not.
-    /// `hooks_play` is [`Self::hooks_play`] for this turn. Whether combat.toml did it
-    /// (the hook, where it did, plays the rest of the turn too).
+    /// `hooks_play` is [`Self::hooks_play`] for this turn. Returns whether combat.toml
+    /// did it: where the hook did, the hook also played the rest of the turn.
     pub(in crate::engine) fn act(
         &self,
         who: usize,
