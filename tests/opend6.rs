@@ -1160,3 +1160,30 @@ choose = "parry""#
     );
     assert!(log.contains("B: dead (wound level)"), "{log}");
 }
+
+/// tactics.toml reads die codes (`dice(self.dice.melee_combat) >= 5`): a fighter with
+/// five dice of melee combat declares two actions, one with four declares one, and an
+/// extra one whatever his dice, as scripts/tactics.rhai's `choose_actions` did.
+#[test]
+fn the_tactics_declare_two_actions_with_five_dice_of_a_fighting_skill() {
+    let a = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "5D" }
+weapons = ["club"]"#;
+    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "4D+2" }
+weapons = ["club"]"#;
+    let dice = "initiative 6\ninitiative 6\ninitiative 6\n";
+    let log = given_dice("tactics_dice", NO_ROLLS, a, b, "", dice);
+    assert!(
+        log.contains("A chooses actions: 2 (of 1, 2, 3; tactics)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("B chooses actions: 1 (of 1, 2, 3; tactics)"),
+        "{log}"
+    );
+    let extra = format!("{a}\noptions = [\"extra\"]");
+    let log = given_dice("tactics_dice_extra", NO_ROLLS, &extra, b, "", dice);
+    assert!(
+        log.contains("A chooses actions: 1 (of 1, 2, 3; tactics)"),
+        "{log}"
+    );
+}

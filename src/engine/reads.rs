@@ -599,9 +599,7 @@ impl<'v> FightScope<'v> {
             // Skills and values are not declared by the ruleset: any name is read, and
             // one the combatant lacks reads 0.
             ["skill", name] => self.slot(Read::Skill(who, name.into()), Type::Number),
-            ["dice", name] if self.at != Place::Decision => {
-                self.slot(Read::SkillDice(who, Box::new([name.into()])), Type::Dice)
-            }
+            ["dice", name] => self.slot(Read::SkillDice(who, Box::new([name.into()])), Type::Dice),
             ["value", name] => self.slot(Read::Value(who, name.into()), Type::Number),
             ["toward", name] => match vocabulary.toward.iter().position(|n| n == name) {
                 Some(at) => self.slot(Read::Toward(who, at as u32), Type::Number),
@@ -1353,6 +1351,30 @@ impl<'a> World<'a> {
         who.of(bound)
     }
 
+    /// The dice behind a read of type dice: the weapon's damage, a dice statistic, a
+    /// skill's die code (the first of its names the combatant has; a number skill as
+    /// that number); `None` where there are none.
+    pub fn dice(&self, bound: &Bound<'_>, read: &Read) -> Option<crate::dice::DiceExpr> {
+        use crate::engine::model::{Skill, Statistic};
+        match read {
+            Read::ItemDamage => bound.item.and_then(|w| w.damage.clone()),
+            Read::StatisticDice(who, name) => {
+                match self.core.combatants[who.of(bound)?].statistic(*name) {
+                    Some(Statistic::Dice(dice)) => Some(dice.clone()),
+                    _ => None,
+                }
+            }
+            Read::SkillDice(who, names) => {
+                let skills = &self.core.combatants[who.of(bound)?].spec.skills;
+                match names.iter().find_map(|name| skills.get(name))? {
+                    Skill::Dice(dice) => Some(dice.clone()),
+                    Skill::Number(n) => Some(crate::dice::DiceExpr::constant(*n)),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// A number read: the reads a fight makes most often here, inlined where they are
     /// made (a read is a few loads), the rest in [`World::number_rest`].
     #[inline]
@@ -1558,6 +1580,10 @@ impl<'a> Env for DecisionView<'a> {
 
     fn symbol(&self, slot: Slot) -> u32 {
         self.world.symbol(&self.bound, &self.reads[slot.0 as usize])
+    }
+
+    fn slot_dice(&self, slot: Slot) -> Option<crate::dice::DiceExpr> {
+        self.world.dice(&self.bound, &self.reads[slot.0 as usize])
     }
 
     fn bind(&mut self, collection: Slot, index: usize) -> bool {

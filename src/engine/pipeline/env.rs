@@ -13,7 +13,7 @@ use super::super::reads::{
 use super::super::{Core, FightHandle};
 use super::native::Codes;
 use crate::engine::model::Equipment;
-use crate::engine::model::{Skill, Statistic};
+use crate::engine::model::Statistic;
 use crate::names::Name;
 
 /// The code of a fight without `combat.toml`: none.
@@ -569,28 +569,7 @@ impl Env for FightEnv<'_> {
     }
 
     fn slot_dice(&self, slot: Slot) -> Option<DiceExpr> {
-        match &self.reads[slot.0 as usize] {
-            Read::ItemDamage => self.bound.item.and_then(|w| w.damage.clone()),
-            Read::StatisticDice(who, name) => {
-                let whom = who.of(&self.bound)?;
-                self.with_core(|core| match core.combatants[whom].statistic(*name) {
-                    Some(Statistic::Dice(dice)) => Some(dice.clone()),
-                    _ => None,
-                })
-            }
-            Read::SkillDice(who, names) => {
-                let whom = who.of(&self.bound)?;
-                self.with_core(|core| {
-                    let skills = &core.combatants[whom].spec.skills;
-                    // The first the combatant has (one name unless joined with `or`).
-                    match names.iter().find_map(|name| skills.get(name))? {
-                        Skill::Dice(dice) => Some(dice.clone()),
-                        Skill::Number(n) => Some(DiceExpr::constant(*n)),
-                    }
-                })
-            }
-            _ => None,
-        }
+        self.read(slot, |world, bound, read| world.dice(bound, read))
     }
 
     fn roll(&mut self, dice: &DiceExpr) -> i64 {
