@@ -726,20 +726,17 @@ impl FightHandle {
         who: usize,
     ) -> Result<Option<&'f Weapon>, FightError> {
         let equipment = &self.ruleset().equipment;
-        let fitting: Vec<(Name, &Weapon)> = self
-            .weapons(who)
-            .into_iter()
-            .filter_map(|id| {
-                let weapon = equipment
-                    .weapons
-                    .get(&id)
-                    .or_else(|| equipment.shields.get(&id))?;
-                choice.fits(weapon).then_some((id, weapon))
-            })
-            .collect();
-        if fitting.len() < 2 {
+        // Counted first, so that the common case (one) makes no list.
+        if fitting_in_hand(&self.core(), equipment, who, choice)
+            .nth(1)
+            .is_none()
+        {
             return Ok(None);
         }
+        let fitting: Vec<(Name, &'f Weapon)> = {
+            let core = self.core();
+            fitting_in_hand(&core, equipment, who, choice).collect()
+        };
         let options = fitting.iter().map(|(id, _)| *id).collect();
         let chosen = self.choose(who, crate::name!("weapon"), options)?;
         Ok(fitting
@@ -1651,4 +1648,25 @@ impl FightHandle {
     fn combat_error(&self, message: String) -> FightError {
         FightError::Combat { message }
     }
+}
+
+/// The weapons in `who`'s hands that `choice` looks for, with their ids, in the order
+/// held.
+fn fitting_in_hand<'c, 'e: 'c>(
+    core: &'c super::super::Core,
+    equipment: &'e crate::engine::model::Equipment,
+    who: usize,
+    choice: &'c ReactionWeapon,
+) -> impl Iterator<Item = (Name, &'e Weapon)> + 'c {
+    core.combatants[who]
+        .weapons
+        .iter()
+        .filter(|state| state.place == WeaponPlace::InHand)
+        .filter_map(move |state| {
+            let weapon = equipment
+                .weapons
+                .get(&state.id)
+                .or_else(|| equipment.shields.get(&state.id))?;
+            choice.fits(weapon).then_some((state.id, weapon))
+        })
 }
