@@ -3,13 +3,16 @@
 use std::fmt;
 
 use serde::{Serialize, Serializer};
+use smallvec::SmallVec;
 
 use super::source::{DiceSource, DieOf, RollError};
 
 /// A sum of signed terms, each a number of dice or a constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceExpr {
-    terms: Vec<DiceTerm>,
+    /// Inline for the usual one to three terms, so that a copy of the dice (a
+    /// statistic's, taken out of the fight's state to be rolled) allocates nothing.
+    terms: SmallVec<[DiceTerm; 3]>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,12 +172,14 @@ impl DiceExpr {
         if spread > Limits::MAX_SPREAD {
             return Err(LimitExceeded::SpreadTooLarge(spread));
         }
-        Ok(DiceExpr { terms })
+        Ok(DiceExpr {
+            terms: terms.into_iter().collect(),
+        })
     }
 
     pub fn constant(value: i64) -> Self {
         DiceExpr {
-            terms: vec![DiceTerm {
+            terms: smallvec::smallvec![DiceTerm {
                 negative: value < 0,
                 kind: TermKind::Constant(value.unsigned_abs() as u32),
             }],

@@ -335,10 +335,7 @@ impl FightHandle {
                 });
             }
         }
-        let mut locations = ruleset.hit_location_names();
-        if locations.is_empty() {
-            locations.push("total".into());
-        }
+        let locations = &ruleset.start_locations;
         let weapon = |id: Name| {
             let equipment = &ruleset.equipment;
             let index = equipment.index_of(id);
@@ -349,7 +346,7 @@ impl FightHandle {
         let combatants: Vec<Combatant> = scenario
             .combatants
             .iter()
-            .map(|spec| Combatant::new(Arc::clone(spec), &locations, weapon))
+            .map(|spec| Combatant::new(Arc::clone(spec), locations, weapon))
             .collect();
         let start = i64::from(scenario.distance.unwrap_or(0));
         let engaged = |a: &Combatant, b: &Combatant| {

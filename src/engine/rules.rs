@@ -10,6 +10,7 @@ use super::hooks::RulesetHooks;
 use super::model::{Equipment, FightSettings};
 use super::pipeline::{Combat, Specialised};
 use super::tactics::Tactics;
+use crate::names::Name;
 use crate::tables::{Table, TableKind};
 
 /// A ruleset as the engine runs it.
@@ -29,6 +30,9 @@ pub struct Rules {
     pub specialised: Specialised,
     /// The ruleset's scripts as the engine calls them.
     pub hooks: Arc<dyn RulesetHooks>,
+    /// What each combatant's body starts as: the hit locations in order (`total` alone
+    /// without a location table), named once here rather than for every fight.
+    pub start_locations: Vec<Name>,
 }
 
 impl std::fmt::Debug for Rules {
@@ -54,7 +58,7 @@ impl Rules {
             .enumerate()
             .map(|(index, table)| (table.name.value.clone(), index))
             .collect();
-        Rules {
+        let mut rules = Rules {
             dir,
             settings,
             tables,
@@ -64,7 +68,18 @@ impl Rules {
             combat,
             specialised: Specialised::default(),
             hooks,
+            start_locations: Vec::new(),
+        };
+        let mut locations: Vec<Name> = rules
+            .hit_location_names()
+            .iter()
+            .map(|name| Name::new(name))
+            .collect();
+        if locations.is_empty() {
+            locations.push(crate::name!("total"));
         }
+        rules.start_locations = locations;
+        rules
     }
 
     pub fn table(&self, name: &str) -> Option<&Table> {

@@ -103,25 +103,25 @@ impl Combatant {
     /// `weapon` gives a weapon's hit points, trait bits and place in the equipment.
     pub fn new(
         spec: Arc<CombatantSpec>,
-        locations: &[String],
+        locations: &[Name],
         weapon: impl Fn(Name) -> (i64, u64, Option<u32>),
     ) -> Self {
         // A `total` pool given beside a hit location table is one more location.
-        let pool = (!locations.iter().any(|l| l == "total")
-            && spec.hit_points.contains_key("total"))
-        .then(|| "total".to_string());
+        let total = crate::name!("total");
+        let pool =
+            (!locations.contains(&total) && spec.hit_points.contains_key("total")).then_some(total);
         let locations = locations
             .iter()
             .chain(pool.iter())
-            .map(|name| {
-                let hit_points = spec.hit_points.get(name).copied().unwrap_or(0);
+            .map(|&name| {
+                let hit_points = spec.hit_points.get(name.as_str()).copied().unwrap_or(0);
                 let location = Location {
                     hit_points,
                     max_hit_points: hit_points,
-                    armour: i64::from(spec.armour.get(name).copied().unwrap_or(0)),
+                    armour: i64::from(spec.armour.get(name.as_str()).copied().unwrap_or(0)),
                     worst_wound: None,
                 };
-                (Name::new(name), location)
+                (name, location)
             })
             .collect();
         let weapons = spec

@@ -272,10 +272,21 @@ impl<'f> FightEnv<'f> {
         self.holds_merged(condition)
     }
 
+    /// The common case, compiled code under a hold already taken, straight to the
+    /// code: the rest (the state to take first, a tree) goes through
+    /// [`Self::holds_taking`], so that this path saves no registers it does not use.
     #[inline]
     fn holds_exactly(&mut self, condition: &Condition) -> bool {
         match condition {
             Condition::Const(holds) => *holds,
+            Condition::Native(native) if self.held.is_some() => self.codes.flag(native, self),
+            _ => self.holds_taking(condition),
+        }
+    }
+
+    #[inline(never)]
+    fn holds_taking(&mut self, condition: &Condition) -> bool {
+        match condition {
             Condition::Native(native) => {
                 let codes = self.codes;
                 self.holding(|env| codes.flag(native, env))
@@ -382,7 +393,21 @@ impl<'f> FightEnv<'f> {
     }
 
     /// What `number` comes to, read with the fight's state held (let go around a die).
+    #[inline]
     pub fn number_of(&mut self, number: &Number) -> i64 {
+        match number {
+            Number::Const(value) => *value,
+            // As for [`Self::holds_exactly`]: compiled code under a hold taken goes
+            // straight to the code (a fight only: an enumeration draws what rolls).
+            Number::Native(native) if self.held.is_some() && !self.merging => {
+                self.codes.number(native, self)
+            }
+            _ => self.number_taking(number),
+        }
+    }
+
+    #[inline(never)]
+    fn number_taking(&mut self, number: &Number) -> i64 {
         match number {
             Number::Const(value) => *value,
             // In an enumeration, a number that rolls is drawn by its value.

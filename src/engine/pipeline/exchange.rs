@@ -55,11 +55,12 @@ impl FightHandle {
             return Ok(());
         }
         let names: Vec<Name> = foes.iter().map(|&foe| self.name(foe)).collect();
-        let chosen = self.choose(attacker, crate::name!("target"), names.clone())?;
-        let defender = names
+        let chosen = self.choose(attacker, crate::name!("target"), names)?;
+        let defender = foes
             .iter()
-            .position(|name| *name == chosen)
-            .map_or(foes[0], |at| foes[at]);
+            .copied()
+            .find(|&foe| self.name(foe) == chosen)
+            .unwrap_or(foes[0]);
         let called = match locations {
             [] => None,
             _ => Some(self.choose(attacker, crate::name!("location"), locations.to_vec())?),
@@ -301,17 +302,20 @@ impl FightHandle {
             return Ok(None);
         }
         let left = self.actions_left(defender);
-        let mut options: Vec<Name> = env.holding(|env| {
-            exchange
-                .reactions
-                .iter()
-                .filter(|reaction| {
-                    let affordable = reaction.cost <= left
-                        || reaction.free.as_ref().is_some_and(|free| env.holds(free));
-                    affordable && reaction.guard.as_ref().is_none_or(|guard| env.holds(guard))
-                })
-                .map(|reaction| reaction.name)
-                .collect()
+        // Room for `none` too: one allocation.
+        let mut options: Vec<Name> = Vec::with_capacity(exchange.reactions.len() + 1);
+        env.holding(|env| {
+            options.extend(
+                exchange
+                    .reactions
+                    .iter()
+                    .filter(|reaction| {
+                        let affordable = reaction.cost <= left
+                            || reaction.free.as_ref().is_some_and(|free| env.holds(free));
+                        affordable && reaction.guard.as_ref().is_none_or(|guard| env.holds(guard))
+                    })
+                    .map(|reaction| reaction.name),
+            )
         });
         if options.is_empty() {
             return Ok(None);
@@ -395,31 +399,36 @@ impl FightHandle {
         };
         for _ in 0..count {
             let chosen = env.bound.chosen;
-            let options: Vec<Name> = env.holding(|env| {
-                stage
-                    .effects
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| {
-                        if attacker_won {
-                            e.offensive
-                        } else {
-                            e.defensive
-                        }
-                    })
-                    .filter(|(_, e)| {
-                        e.requires.is_none_or(|(opponent, level)| {
-                            level == if opponent { theirs } else { own }
+            let mut options: Vec<Name> = Vec::with_capacity(stage.effects.len());
+            env.holding(|env| {
+                options.extend(
+                    stage
+                        .effects
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, e)| {
+                            if attacker_won {
+                                e.offensive
+                            } else {
+                                e.defensive
+                            }
                         })
-                    })
-                    .filter(|(_, e)| {
-                        e.traits.is_empty()
-                            || item.is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
-                    })
-                    .filter(|(at, e)| e.stackable || chosen[*at] == 0)
-                    .filter(|(_, e)| e.offered.as_ref().is_none_or(|offered| env.holds(offered)))
-                    .map(|(_, e)| e.name)
-                    .collect()
+                        .filter(|(_, e)| {
+                            e.requires.is_none_or(|(opponent, level)| {
+                                level == if opponent { theirs } else { own }
+                            })
+                        })
+                        .filter(|(_, e)| {
+                            e.traits.is_empty()
+                                || item
+                                    .is_some_and(|w| e.traits.iter().any(|t| w.traits.contains(t)))
+                        })
+                        .filter(|(at, e)| e.stackable || chosen[*at] == 0)
+                        .filter(|(_, e)| {
+                            e.offered.as_ref().is_none_or(|offered| env.holds(offered))
+                        })
+                        .map(|(_, e)| e.name),
+                )
             });
             if options.is_empty() {
                 break;

@@ -289,17 +289,20 @@ impl FightHandle {
             return self.hook_names("choices", &[HookArgument::Who(who)]);
         };
         // Every guard read under one hold of the fight's state.
+        let mut offered = Vec::with_capacity(combat.turn.choices.len());
         self.evaluate(who, "", |env| {
             env.holding(|env| {
-                combat
-                    .turn
-                    .choices
-                    .iter()
-                    .filter(|action| action.guard.as_ref().is_none_or(|guard| env.holds(guard)))
-                    .map(|action| action.name)
-                    .collect()
+                offered.extend(
+                    combat
+                        .turn
+                        .choices
+                        .iter()
+                        .filter(|action| action.guard.as_ref().is_none_or(|guard| env.holds(guard)))
+                        .map(|action| action.name),
+                )
             })
-        })
+        })?;
+        Ok(offered)
     }
 
     /// Whether the ruleset's `choices` and `act` hooks play `who`'s turn now: always
