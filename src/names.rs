@@ -50,8 +50,14 @@ impl Name {
     /// not among them. Two names may share a bit.
     #[inline]
     pub fn bit(self) -> u64 {
+        1 << self.bit_index()
+    }
+
+    /// Which of the 64 bits [`Name::bit`] is.
+    #[inline]
+    pub fn bit_index(self) -> usize {
         let at = self.0.as_ptr() as usize;
-        1 << ((at ^ (at >> 6) ^ (at >> 12)) & 63)
+        (at ^ (at >> 6) ^ (at >> 12)) & 63
     }
 }
 
@@ -84,11 +90,29 @@ pub type NameMap<V> = IndexMap<Name, V, foldhash::fast::FixedState>;
 /// each name it holds a value other than the default for, from its pointer: a name whose
 /// bit is clear holds the default, without a scan. Its readers take a name not there
 /// as the default ([`NameList::get`] may answer `None` for one that holds it).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Each name is found with one look at the first entry of its bit (the place kept in
+/// `first`), rather than a scan of the list: only a name whose bit an earlier entry
+/// has is looked for past that entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NameList<V> {
     entries: Vec<(Name, V)>,
     /// The bits of the names holding something else than `V::default()`.
     present: u64,
+    /// For each of the 64 bits ([`Name::bit_index`]), 1 + the place of the first entry
+    /// whose name has it; 0 for none (or one past the first 255 entries, which a list
+    /// of that length finds by a scan).
+    first: [u8; 64],
+}
+
+impl<V> Default for NameList<V> {
+    fn default() -> Self {
+        NameList {
+            entries: Vec::new(),
+            present: 0,
+            first: [0; 64],
+        }
+    }
 }
 
 impl<V: Default + PartialEq> NameList<V> {
@@ -98,6 +122,28 @@ impl<V: Default + PartialEq> NameList<V> {
         name.bit()
     }
 
+    /// The place of `name`'s entry: the first of its bit, else (another name having
+    /// the bit first) the one after it that is `name`'s.
+    #[inline]
+    fn place(&self, name: &Name) -> Option<usize> {
+        let first = usize::from(self.first[name.bit_index()]);
+        if first == 0 {
+            // No entry has the bit, unless the list is past what `first` records.
+            return if self.entries.len() < usize::from(u8::MAX) {
+                None
+            } else {
+                self.entries.iter().position(|(n, _)| n == name)
+            };
+        }
+        if self.entries[first - 1].0 == *name {
+            return Some(first - 1);
+        }
+        self.entries[first..]
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|at| first + at)
+    }
+
     /// What `name` holds; `None` where it holds nothing, and maybe where it holds the
     /// default.
     #[inline]
@@ -105,15 +151,21 @@ impl<V: Default + PartialEq> NameList<V> {
         if self.present & Self::bit(name) == 0 {
             return None;
         }
-        self.entries.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.place(name).map(|at| &self.entries[at].1)
     }
 
     /// Set `name` to `value`: in its place when it has one, else at the end.
     pub fn insert(&mut self, name: Name, value: V) {
         let default = value == V::default();
-        match self.entries.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, old)) => *old = value,
-            None => self.entries.push((name, value)),
+        match self.place(&name) {
+            Some(at) => self.entries[at].1 = value,
+            None => {
+                self.entries.push((name, value));
+                let first = &mut self.first[name.bit_index()];
+                if *first == 0 {
+                    *first = u8::try_from(self.entries.len()).unwrap_or(0);
+                }
+            }
         }
         if !default {
             self.present |= Self::bit(&name);
@@ -129,7 +181,7 @@ impl<V: Default + PartialEq> NameList<V> {
 
     /// Whether `name` was ever set, whatever it holds (the default too).
     pub fn holds(&self, name: &Name) -> bool {
-        self.entries.iter().any(|(n, _)| n == name)
+        self.place(name).is_some()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&Name, &V)> {
