@@ -20,10 +20,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Name(&'static str);
 
 /// Every text interned so far. Names come from the files a user loads and from what
-/// scripts make of them: few, and kept for the process's life.
-fn interned() -> &'static Mutex<HashSet<&'static str>> {
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    NAMES.get_or_init(|| Mutex::new(HashSet::new()))
+/// scripts make of them: few, and kept for the process's life. Hashed with foldhash
+/// rather than SipHash: a script names a value or condition by its text at every call
+/// (`fight.value(who, "aim")`), and nothing here faces untrusted keys.
+type Interned = HashSet<&'static str, foldhash::fast::FixedState>;
+
+fn interned() -> &'static Mutex<Interned> {
+    static NAMES: OnceLock<Mutex<Interned>> = OnceLock::new();
+    NAMES.get_or_init(|| Mutex::new(Interned::default()))
 }
 
 impl Name {
