@@ -1314,3 +1314,84 @@ fn a_knockout_on_body_points_needs_half_the_maximum() {
         );
     }
 }
+
+/// Slam/Throw: "Lifting the opponent up counts as an action (using the lifting skill), as
+/// does slamming or throwing the target (which uses the throwing skill)." "Once slammed
+/// into an object, the target takes the damage score of the object (usually determined
+/// by its Toughness ...) plus the attacker's Strength Damage. The object being slammed
+/// into takes the Strength Damage of the opponent." A (lifting and throwing 5D: Strength
+/// Damage 3D; two actions in round 2: 4D each) lifts B (12 against 2 × Physique 3D = 6,
+/// this ruleset's difficulty), slams her (16 against 10) into a sturdy object
+/// (Toughness 3D: 6) for 6 + 3 = 9; the object takes B's Strength Damage 2D (2); she
+/// ends down ("forced into that position, such as a result of being thrown, need to make
+/// an effort to stand, which counts as an action").
+#[test]
+fn a_slam_is_two_actions_and_does_the_objects_toughness_plus_strength_damage() {
+    let a = A_BARE
+        .replace("lifting = \"3D\"", "lifting = \"5D\"")
+        .replace("throwing = \"4D\"", "throwing = \"5D\"");
+    let log = fight(
+        "slam",
+        POINTS,
+        &a,
+        B_POINTS,
+        &[
+            ("A@1", "actions", "1"),
+            ("A@2", "actions", "2"),
+            ("A@1", "action", "grab_slam"),
+            ("B", "struggle", "yield"),
+            ("A", "slam_into", "sturdy"),
+        ],
+        "initiative 6\ninitiative 6\ninitiative 1\nescape 1\nescape 1\nescape 1\n\
+         hold 6\nhold 6\nhold 6\nhold 6\nhold 6\n\
+         initiative 6\ninitiative 6\ninitiative 1\nlift 3\nlift 3\nlift 3\nlift 3\n\
+         slam 4\nslam 4\nslam 4\nslam 4\nslam 2\nslam 2\nslam 2\nstrength 1\nstrength 1\nstrength 1\n\
+         object 1\nobject 1\n",
+    );
+    let two = round(&log, 2);
+    has(two, "order: A (12, 2 actions), B (1, 1 action)");
+    has(two, "4D6 lift B (lifting 4D) for A → 12");
+    has(two, "A: lifting 6, rolled 12: success");
+    has(two, "A spends an action on slam (0 left)");
+    has(two, "A: throwing 10, rolled 16: success");
+    has(two, "3D6 slam: the sturdy object's Toughness for A → 6");
+    has(two, "3D6 Strength Damage 3D for A → 3");
+    has(
+        two,
+        "slammed into a sturdy object: damage 9 against resistance 0",
+    );
+    has(two, "2D6 the object takes Strength Damage 2D for B → 2");
+    has(two, "the sturdy object takes 2");
+    has(two, "B: forced down");
+    has(two, "B stands up (an action)");
+}
+
+/// Arm Pin: "After the first round, the player has three choices ... Each option counts
+/// as a separate action. Option 1. The character does his Strength Damage only for each
+/// round he has the arm pinned." B does not resist (the grab rule: "or if the defender
+/// chooses not to resist"): Strength Damage 2D, 3.
+#[test]
+fn the_arm_pins_first_option_does_strength_damage_only() {
+    let log = fight(
+        "arm-pin-damage",
+        POINTS,
+        A_BARE,
+        B_POINTS,
+        &[
+            ("A@1", "action", "grab_arm_pin"),
+            ("B", "struggle", "yield"),
+            ("A@2", "action", "arm_pin_damage"),
+            ("B@2", "resist", "submit"),
+        ],
+        "initiative 6\ninitiative 6\ninitiative 1\nescape 1\nescape 1\nescape 1\nhold 6\nhold 6\nhold 6\n\
+         initiative 6\ninitiative 6\ninitiative 1\nstrength 1\nstrength 2\n",
+    );
+    let two = round(&log, 2);
+    has(
+        two,
+        "A chooses action: arm pin damage (of arm pin damage, arm pin break, arm pin submit, release; scenario)",
+    );
+    has(two, "A squeezes B (arm_pin)");
+    has(two, "2D6 Strength Damage 2D for A → 3 (dice showed 1, 2)");
+    has(two, "B takes 3, 97 HP left");
+}
