@@ -1395,3 +1395,77 @@ fn the_arm_pins_first_option_does_strength_damage_only() {
     has(two, "2D6 Strength Damage 2D for A → 3 (dice showed 1, 2)");
     has(two, "B takes 3, 97 HP left");
 }
+
+/// Object Toughness: "Flimsy (thin wooden door, thatch) 1D; Tough (hard wooden door,
+/// most swords) 2D; Sturdy (brick wall) 3D; Very sturdy (main castle gate) 4D;
+/// Reinforced (outer castle walls) 6D", each the damage score of the object B is
+/// slammed into (every die a 1: its dice), plus A's Strength Damage 3D (3).
+#[test]
+fn every_row_of_object_toughness_is_the_slams_damage_score() {
+    let a = A_BARE
+        .replace("lifting = \"3D\"", "lifting = \"5D\"")
+        .replace("throwing = \"4D\"", "throwing = \"5D\"");
+    for (object, name, dice) in [
+        ("flimsy", "flimsy", 1),
+        ("tough", "tough", 2),
+        ("sturdy", "sturdy", 3),
+        ("very_sturdy", "very sturdy", 4),
+        ("reinforced", "reinforced", 6),
+    ] {
+        let toughness: String = (0..dice).map(|_| "slam 1\n").collect();
+        let log = fight(
+            &format!("toughness-{object}"),
+            POINTS,
+            &a,
+            B_POINTS,
+            &[
+                ("A@1", "actions", "1"),
+                ("A@2", "actions", "2"),
+                ("A@1", "action", "grab_slam"),
+                ("B", "struggle", "yield"),
+                ("A", "slam_into", object),
+            ],
+            &format!(
+                "initiative 6\ninitiative 6\ninitiative 1\nescape 1\nescape 1\nescape 1\n\
+                 hold 6\nhold 6\nhold 6\nhold 6\nhold 6\n\
+                 initiative 6\ninitiative 6\ninitiative 1\nlift 3\nlift 3\nlift 3\nlift 3\n\
+                 slam 4\nslam 4\nslam 4\nslam 4\n{toughness}strength 1\nstrength 1\nstrength 1\n"
+            ),
+        );
+        has(
+            &log,
+            &format!("{dice}D6 slam: the {name} object's Toughness for A → {dice}"),
+        );
+        has(
+            &log,
+            &format!(
+                "slammed into a {object} object: damage {} against resistance 0",
+                dice + 3
+            ),
+        );
+    }
+}
+
+/// Slam/Throw: "The character must be strong enough to pick his opponent up to use this
+/// maneuver." A (Physique and lifting 3D) grabs B (Physique 3D+1) to slam her: a hold
+/// only (this ruleset compares standard values, 9 against 10).
+#[test]
+fn a_slam_needs_the_strength_to_lift_the_foe() {
+    let b = B_POINTS.replace("physique = \"3D\"", "physique = \"3D+1\"");
+    let log = fight(
+        "slam-too-heavy",
+        POINTS,
+        A_BARE,
+        &b,
+        &[
+            ("B", "defence", "none"),
+            ("A@1", "action", "grab_slam"),
+            ("B", "struggle", "struggle"),
+        ],
+        &format!("{A_FIRST}attack 6\nattack 6\nattack 6\nattack 6\n"),
+    );
+    has(&log, "A: fighting 16, rolled 24: success");
+    has(&log, "A is not strong enough to lift B: a hold only");
+    has(&log, "A holds B");
+    lacks(&log, "A lifts B");
+}
