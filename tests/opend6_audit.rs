@@ -1469,3 +1469,31 @@ fn a_slam_needs_the_strength_to_lift_the_foe() {
     has(&log, "A holds B");
     lacks(&log, "A lifts B");
 }
+
+/// Arm Pin, option 2: "Failing to beat the breaking difficulty in this case [not
+/// resisted] means the target takes damage as in option 1." 3 against 6: Strength
+/// Damage 2D (3), and B is still pinned.
+#[test]
+fn a_failed_unresisted_arm_break_does_strength_damage() {
+    let log = fight(
+        "arm-pin-break-fails",
+        POINTS,
+        A_BARE,
+        B_POINTS,
+        &[
+            ("A@1", "action", "grab_arm_pin"),
+            ("B", "struggle", "yield"),
+            ("A@2", "action", "arm_pin_break"),
+            ("B@2", "resist", "submit"),
+        ],
+        "initiative 6\ninitiative 6\ninitiative 1\nescape 1\nescape 1\nescape 1\nhold 6\nhold 6\nhold 6\n\
+         initiative 6\ninitiative 6\ninitiative 1\nbreak 1\nbreak 1\nbreak 1\nstrength 1\nstrength 2\n",
+    );
+    let two = round(&log, 2);
+    has(two, "breaking difficulty 6 (not resisted)");
+    has(two, "A: physique 6, rolled 3: failure");
+    lacks(two, "B's arm breaks");
+    has(two, "2D6 Strength Damage 2D for A → 3 (dice showed 1, 2)");
+    has(two, "B takes 3, 97 HP left");
+    lacks(two, "B is no longer held");
+}
