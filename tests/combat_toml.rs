@@ -3175,3 +3175,95 @@ fn an_after_rule_at_target_comes_before_the_defence_is_declared() {
     let _ = fs::remove_dir_all(&dir);
     has(&log, "Aldric spends an action on parry");
 }
+
+#[test]
+fn an_action_that_ends_the_turn_chosen_after_the_first_ends_it_unspent() {
+    // `[turn] more` and an action `wait` with `ends_turn = true`. Aldric (11 + 8) acts
+    // first and attacks (12, Bryn parries); then, with an action left, he chooses
+    // `wait`: his turn ends there, nothing done and nothing spent, and Bryn's turn
+    // follows (her attack rolls the 76), Aldric parrying it with the action he kept.
+    // Without `ends_turn`, `wait` is spent as any action is, and done.
+    let wait = "\n[[action]]\nname = \"wait\"\nbefore = \"set waited 1\"\n";
+    let choices = "[[choices]]\ndecision = \"action\"\nby = \"Aldric\"\nchoose = \"attack\"\n\n\
+                   [[choices]]\ndecision = \"action\"\nby = \"Aldric\"\nchoose = \"wait\"\n";
+    let dice = "8 1\n12 30 2 3 7\n76 14\n";
+    let (dir, ruleset) = fixture_copy(
+        "ends_turn",
+        &[
+            (
+                "combat.toml",
+                "actions = \"2\"\n",
+                "actions = \"2\"\nmore = \"true\"\n",
+            ),
+            (
+                "combat.toml",
+                "",
+                &wait.replace("name = \"wait\"\n", "name = \"wait\"\nends_turn = true\n"),
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("ends_turn_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    let round = log.split("Round 2").next().unwrap();
+    has(
+        round,
+        "Aldric chooses action: wait (of attack, guard, wait; scenario)\n  Bryn acts (1 action left)",
+    );
+    assert!(!round.contains("spends an action on wait"), "{round}");
+    has(round, "Bryn: attack 70, rolled 76: failure");
+    has(round, "Aldric spends an action on parry (0 left)");
+
+    let (dir, ruleset) = fixture_copy(
+        "no_ends_turn",
+        &[
+            (
+                "combat.toml",
+                "actions = \"2\"\n",
+                "actions = \"2\"\nmore = \"true\"\n",
+            ),
+            ("combat.toml", "", wait),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with("no_ends_turn_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    has(&log, "Aldric spends an action on wait (0 left)");
+}
+
+#[test]
+fn before_first_is_done_once_a_turn_before_its_first_action() {
+    // `[turn] before_first = "decide shout"` with `more`: Aldric's turn is two attacks
+    // (12, then 76), and he is asked `shout` once, after choosing the first attack and
+    // before it is rolled; not before the second. Bryn, with no action left on her
+    // turn's start (both spent on parries), is never asked.
+    let decisions = "\n[[decisions.shout.option]]\nname = \"roar\"\n\n\
+                     [[decisions.shout.option]]\nname = \"hush\"\n";
+    let (dir, ruleset) = fixture_copy(
+        "before_first",
+        &[
+            (
+                "combat.toml",
+                "actions = \"2\"\n",
+                "actions = \"2\"\nmore = \"true\"\nbefore_first = \"decide shout\"\n",
+            ),
+            ("combat.toml", "", decisions),
+        ],
+        &[],
+    );
+    let (log, error) = duel_with(
+        "before_first_fight",
+        &ruleset,
+        "8 1\n12 30 2 3 7\n76 14\n",
+        "",
+    );
+    let _ = fs::remove_dir_all(&dir);
+    has(&error, "the given dice ran out");
+    let round = log.split("Round 2").next().unwrap();
+    assert_eq!(round.matches("chooses shout").count(), 1, "{round}");
+    has(
+        round,
+        "Aldric chooses action: attack (of attack, guard; first option)\n    Aldric chooses shout: roar (of roar, hush; first option)\n    Aldric target: Bryn",
+    );
+    has(round, "Aldric: attack 65, rolled 76: failure");
+}

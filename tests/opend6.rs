@@ -1185,3 +1185,77 @@ weapons = ["club"]"#;
         "{log}"
     );
 }
+
+/// The plain duel's actions are combat.toml's `[[action]]`s (where `[turn] hooks_if`
+/// does not hold), offered in the order of the script's `options()`: with a club (blunt)
+/// and two actions, the chapter's options for a blunt weapon, all-out only before the
+/// first action. "pass" as the first action asks the stance, logs "A waits" and ends
+/// the turn (A acts again after B); chosen after an action, it ends the turn there,
+/// neither logged nor spent, as the script's own loop did.
+#[test]
+fn the_plain_duel_offers_the_chapters_options_as_data_and_a_wait_ends_the_turn() {
+    let a = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "4D" }
+weapons = ["club"]"#;
+    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "2D" }
+weapons = ["club"]
+armour = { all = "leather" }"#;
+    let choices = |first: &str| {
+        format!(
+            r#"[[choices]]
+decision = "actions"
+who = "A"
+choose = "2"
+
+[[choices]]
+decision = "actions"
+who = "B"
+choose = "1"
+
+[[choices]]
+decision = "action"
+who = "A"
+choose = "{first}"
+
+[[choices]]
+decision = "action"
+who = "A"
+choose = "pass"
+
+[[choices]]
+decision = "defence"
+who = "B"
+choose = "none""#
+        )
+    };
+    // A's 4D of melee combat less 1D for the second action: 3 against 10, a miss.
+    let dice = "initiative 6\ninitiative 6\ninitiative 1\nmelee 1\nmelee 1\nmelee 1\n";
+    let log = given_dice("wait-after", NO_ROLLS, a, b, &choices("attack"), dice);
+    assert!(
+        log.contains("A chooses action: attack (of attack, all out, sweep, knockdown, push, trip, called shot, hit location, knockout, disarm, break weapon, pass; scenario)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("A: melee combat 10, rolled 3: failure"),
+        "{log}"
+    );
+    assert!(
+        log.contains("A chooses action: pass (of attack, sweep, knockdown, push, trip, called shot, hit location, knockout, disarm, break weapon, pass; scenario)\n  B acts"),
+        "{log}"
+    );
+    assert!(!log.contains("A waits"), "{log}");
+    assert!(!log.contains("spends an action on pass"), "{log}");
+    // The action A kept parries B's attack.
+    assert!(
+        log.contains("A spends an action on parry (0 left)"),
+        "{log}"
+    );
+
+    // As the first action: the stance, then "A waits"; B's turn follows.
+    let log = given_dice("wait-first", NO_ROLLS, a, b, &choices("pass"), dice);
+    assert!(
+        log.contains(
+            "A chooses stance: stand (of stand, crouch, prone; tactics)\n    A waits\n  B acts"
+        ),
+        "{log}"
+    );
+}

@@ -942,8 +942,8 @@ impl FightHandle {
             let action = self.choose(who, crate::name!("action"), options)?;
             self.core().turn_of = Some(who);
             // The hooks play the rest of a turn they start themselves.
-            let acted = self.act(who, action, hooks_play).and_then(|native| {
-                if native {
+            let acted = self.act(who, action, hooks_play, true).and_then(|native| {
+                if native && !self.ends_turn(action) {
                     self.more_actions(who)
                 } else {
                     Ok(())

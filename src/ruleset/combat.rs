@@ -113,6 +113,8 @@ struct TurnEntry {
     hooks_if: Option<Text>,
     /// After an action combat.toml played, where this holds, another in the same turn.
     more: Option<Text>,
+    /// Done to the actor once a turn, before the first action combat.toml does in it.
+    before_first: Option<Text>,
 }
 
 /// The names of combat.toml's `toward` list, each once, read before the rest of it is
@@ -249,6 +251,9 @@ struct ActionEntry {
     /// A called location: a table of tables/ (a look-up whose keys are names, or a
     /// roll table) whose rows are where the actor may aim the exchange's blow.
     location: Option<Text>,
+    /// It ends the turn (waiting): done as the first action, undone after it.
+    #[serde(default)]
+    ends_turn: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1807,6 +1812,11 @@ pub(super) fn compile_combat(
     let out_of_fight = condition(&mut compiler, "out_of_fight", &turn_entry.out_of_fight);
     let hooks_if = condition(&mut compiler, "hooks_if", &turn_entry.hooks_if);
     let more = condition(&mut compiler, "more", &turn_entry.more);
+    compiler.at(Place::Turn, false, "the turn's `before_first`".into());
+    let before_first = match &turn_entry.before_first {
+        Some(text) => compiler.actions(text, names),
+        None => Some(Vec::new()),
+    };
     let turn_rules = |compiler: &mut Compiler<'_>, entries: &[RuleEntry], what: &str| {
         let mut rules = Vec::new();
         for entry in entries {
@@ -2665,6 +2675,7 @@ pub(super) fn compile_combat(
                 before,
                 after,
                 locations,
+                ends_turn: entry.ends_turn,
             });
         }
     }
@@ -2701,6 +2712,7 @@ pub(super) fn compile_combat(
             out_of_fight,
             hooks_if,
             more,
+            before_first: before_first.unwrap_or_default(),
             choices,
             decisions,
         },

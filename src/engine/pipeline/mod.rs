@@ -83,6 +83,9 @@ pub struct Turn {
     /// combatant is in the fight with an action left), it chooses and does another in
     /// the same turn: a system that plays all of a character's actions on its turn.
     pub more: Option<Condition>,
+    /// Done to the actor once a turn, once the first action `choices` does in it is
+    /// chosen, before that action's own (not where the hooks play the turn).
+    pub before_first: Vec<Spanned<Action>>,
     /// The actions a combatant may choose on its turn, offered in this order; empty
     /// leaves the `choices` and `act` hooks to say them.
     pub choices: Vec<TurnAction>,
@@ -146,6 +149,9 @@ pub struct TurnAction {
     /// names; the exchange then reads it as `location` from its start (its tests'
     /// modifiers, its damage) and lands the blow there, rolling nothing. Empty: none.
     pub locations: Vec<Name>,
+    /// It ends the turn (waiting): as the turn's first action it is done and the turn
+    /// ends with it; chosen after it (`[turn] more`), nothing is done or spent.
+    pub ends_turn: bool,
 }
 
 /// A kind of test: how its die is rolled, what it is against, and the levels it gives.

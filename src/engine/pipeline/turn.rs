@@ -320,8 +320,9 @@ impl FightHandle {
     /// The rest of a turn whose first action combat.toml did, where `[turn] more`
     /// holds: while `who` is in the fight, has an action left and a foe still standing
     /// (neither put out nor out of the fight by `out_of_fight` yet), and `more` holds,
-    /// it chooses another action and does it, each spent as it is chosen. Once the
-    /// `act` hook does one, the turn is the hook's: it plays the rest of it.
+    /// it chooses another action and does it, each spent as it is chosen; one that
+    /// `ends_turn` (waiting) ends the turn, neither done nor spent. Once the `act` hook
+    /// does one, the turn is the hook's: it plays the rest of it.
     pub(in crate::engine) fn more_actions(&self, who: usize) -> Result<(), FightError> {
         let Some(more) = self.combat().and_then(|c| c.turn.more.as_ref()) else {
             return Ok(());
@@ -352,11 +353,26 @@ impl FightHandle {
                 return Ok(());
             }
             let action = self.choose(who, crate::name!("action"), options)?;
+            // Waiting (`ends_turn`) after the first action: the turn ends here.
+            if self.ends_turn(action) {
+                return Ok(());
+            }
             self.spend_action(who, action.as_str());
-            if !self.act(who, action, hooks_play)? {
+            if !self.act(who, action, hooks_play, false)? {
                 return Ok(());
             }
         }
+    }
+
+    /// Whether `action` is one of combat.toml's that ends the turn (`ends_turn`): the
+    /// turn's first action, done, ends it; a later one ends it undone.
+    pub(in crate::engine) fn ends_turn(&self, action: Name) -> bool {
+        self.combat().is_some_and(|c| {
+            c.turn
+                .choices
+                .iter()
+                .any(|a| a.name == action && a.ends_turn)
+        })
     }
 
     /// A turn action's own actions (`before`, `after`), done to the actor.
@@ -372,13 +388,16 @@ impl FightHandle {
     /// hook. Where the ruleset's hooks play the turn (`hooks_if`), the hook does it;
     /// with a `choices` hook and no `hooks_if`, an action combat.toml names is done
     /// natively where its `if` holds, and by the hook where it does not.
-    /// `hooks_play` is [`Self::hooks_play`] for this turn. Returns whether combat.toml
-    /// did it: where the hook did, the hook also played the rest of the turn.
+    /// `hooks_play` is [`Self::hooks_play`] for this turn; `first`, whether it is the
+    /// turn's first action (combat.toml doing it does `[turn] before_first` first).
+    /// Returns whether combat.toml did it: where the hook did, the hook also played the
+    /// rest of the turn.
     pub(in crate::engine) fn act(
         &self,
         who: usize,
         action: Name,
         hooks_play: bool,
+        first: bool,
     ) -> Result<bool, FightError> {
         let named = self
             .combat()
@@ -397,6 +416,9 @@ impl FightHandle {
         };
         match native {
             Some(action) => {
+                if first && let Some(combat) = self.combat() {
+                    self.turn_actions(who, &combat.turn.before_first)?;
+                }
                 self.turn_actions(who, &action.before)?;
                 if let Some(decision) = action.decision {
                     let mut env = FightEnv::new(self, who);
