@@ -39,6 +39,20 @@ fn whole_fights(c: &mut Criterion) {
             "legend goblin fight",
             "rulesets/legend/scenarios/goblin_fight.toml",
         ),
+        // Each ruleset's duel, the scenario PORTING.md holds to 20,000 fights a second.
+        (
+            "runequest duel",
+            "rulesets/runequest-srd/scenarios/sword_and_shield_duel.toml",
+        ),
+        (
+            "classic fantasy duel",
+            "rulesets/classic-fantasy/scenarios/sword_and_shield_duel.toml",
+        ),
+        ("3d6 hex duel", "rulesets/3d6-hex/scenarios/duel.toml"),
+        (
+            "opend6 sword duel",
+            "rulesets/opend6/scenarios/sword_duel.toml",
+        ),
         (
             "d20 fixture",
             "tests/fixtures/d20_skirmish/scenarios/skirmish.toml",
