@@ -235,15 +235,17 @@ choose = "select_target""#,
 fn a_parry_of_equal_size_deflects_everything_and_a_critical_hit_may_circumvent_it() {
     // Longsword (Large) against a heater shield (Large): all deflected. Dice: initiative,
     // attack 30 (success), parry 30 (success), damage 8, location 10 (chest).
+    // (The plain duel's exchange is combat.toml's: the blow still finds its location.)
     let log = fight("equal-size", 55, "", "5 5\n30 30\n8 10\n");
-    assert!(
-        log.contains("Heater Shield deflects all of the damage: 0 left"),
-        "{log}"
-    );
+    assert!(log.contains("for Berin: 10 → Chest"), "{log}");
+    assert!(!log.contains("Berin takes"), "{log}");
     // Attack 3 (critical) against parry 30 (success): one Special Effect, and the tactics
     // take Circumvent Parry; 8 damage lands on the chest.
     let log = fight("circumvent", 55, "", "5 5\n3 30\n8 10\n");
-    assert!(log.contains("Aelric circumvents the parry"), "{log}");
+    assert!(
+        log.contains("Aelric chooses special effect: circumvent parry"),
+        "{log}"
+    );
     assert!(log.contains("Berin takes 8 to chest"), "{log}");
 }
 
@@ -479,4 +481,43 @@ fn criticals_are_a_tenth_of_the_modified_skill_and_fumbles_depend_on_it() {
             format!("Aelric: {expected}")
         );
     }
+}
+
+/// The lines of a log that say what happened (tests, choices, damage, wounds,
+/// conditions), without the dice's purposes and the script's notes.
+fn happenings(log: &str) -> Vec<&str> {
+    log.lines()
+        .map(str::trim)
+        .filter(|line| {
+            line.contains(", rolled ")
+                || line.contains(" chooses ")
+                || line.contains(" takes ")
+                || line.contains(" wound to ")
+                || line.contains(" spends an action")
+                || line.contains(": prone")
+                || line.contains(": cannot attack")
+        })
+        .collect()
+}
+
+#[test]
+fn the_plain_duels_attack_is_combat_tomls_and_plays_as_the_script_did() {
+    // Aelric's critical (3) against Berin's failed parry (70): two effects (Impale, Bypass
+    // Armor), the longsword's 1D8 rolled twice (8 and 5: 8 kept), no Damage Modifier at
+    // STR + SIZ 24, the location (10, the chest); the sword stays in the wound; 8 on the
+    // chest is a Serious Wound: Berin's Endurance fails with 90, 1D3 (2) turns without
+    // attacking, and he falls unconscious. The native attack (no `difficulty`) plays it
+    // with the same dice as the script's `attack` (`difficulty = "standard"` gives the
+    // turn to it, at the same grade).
+    let dice = "5 5\n3 70\n8 5 10 90 2\n";
+    let native = fight("native", 55, "", dice);
+    let script = fight("script", 55, r#", difficulty = "standard""#, dice);
+    assert!(native.contains("1D100 attack for Aelric → 3"), "{native}");
+    assert!(
+        script.contains("1D100 attack with Longsword for Aelric → 3"),
+        "{script}"
+    );
+    assert!(native.contains("Berin takes 8 to chest"), "{native}");
+    assert!(native.contains("Berin: serious wound to chest"), "{native}");
+    assert_eq!(happenings(&native), happenings(&script));
 }

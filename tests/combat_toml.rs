@@ -3267,3 +3267,142 @@ fn before_first_is_done_once_a_turn_before_its_first_action() {
     );
     has(round, "Aldric: attack 65, rolled 76: failure");
 }
+
+#[test]
+fn a_rule_at_the_attack_comes_once_the_attack_is_rolled() {
+    // Bryn's critical (3) is seen at once: the rule `at = "attack"` lays Aldric prone
+    // before anything else of the exchange (his parry, declared before the roll, comes
+    // after it), as a defender who sees the roll before choosing would read it.
+    let (dir, ruleset) = fixture_copy(
+        "at_attack",
+        &[(
+            "combat.toml",
+            "",
+            "\n[[exchanges.melee.after]]\nat = \"attack\"\nto = \"defender\"\n\
+             if = 'attack.level == \"critical\"'\ndo = \"condition prone\"\n",
+        )],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let (log, _) = duel_with("at_attack_fight", &ruleset, "1 1\n3 30 4 4 50\n", "");
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    has(&log, "rolled 3: critical\n    Aldric: prone\n");
+}
+
+#[test]
+fn wounds_after_effects_judges_the_wound_at_the_blow_and_logs_it_after_the_effects() {
+    // As in the critical below, Bryn's 3 wins 2 levels over the unparried defence and
+    // buys Bleed; its actions here come after the blow (no `at = "blow"`). The 8 on the
+    // left leg (5 HP) is a serious wound: logged before Bleed's actions, unless the
+    // exchange says `wounds_after_effects`, where it comes after them ("Endurance rolls
+    // are resolved after the application of the effect"). The knockback's Athletics
+    // fails with a 50.
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n\n\
+                   [[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"bleed\"\n";
+    let bleed_after = (
+        "combat.toml",
+        "[exchanges.melee.effect.bleed]\nat = \"blow\"\n",
+        "[exchanges.melee.effect.bleed]\n",
+    );
+    let (dir, ruleset) = fixture_copy("wounds_before", &[bleed_after], &[]);
+    let dice = "1 1\n3 4 4 4 50\n";
+    let (before, _) = duel_with("wounds_before_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    let (dir, ruleset) = fixture_copy(
+        "wounds_after",
+        &[
+            bleed_after,
+            (
+                "combat.toml",
+                "location = \"hit_location\"\n",
+                "location = \"hit_location\"\nwounds_after_effects = true\n",
+            ),
+        ],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let (after, _) = duel_with("wounds_after_fight", &ruleset, dice, choices);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    has(
+        &before,
+        "Aldric takes 8 to left leg, -3 HP left there\n    Aldric: serious wound to left leg",
+    );
+    let at = |log: &str, line: &str| {
+        log.find(line)
+            .unwrap_or_else(|| panic!("no `{line}` in:\n{log}"))
+    };
+    assert!(
+        at(&before, "serious wound") < at(&before, "Aldric: bleeding"),
+        "{before}"
+    );
+    // The knockback (judged once the blow is, here) comes between.
+    has(
+        &after,
+        "Aldric takes 8 to left leg, -3 HP left there\n    Aldric is knocked back 1 m",
+    );
+    assert!(
+        at(&after, "Aldric: bleeding") < at(&after, "serious wound"),
+        "{after}"
+    );
+    has(
+        &after,
+        "Aldric: bleeding\n    Aldric: serious wound to left leg",
+    );
+}
+
+#[test]
+fn a_location_found_at_the_damage_is_found_for_a_blow_the_parry_takes_whole() {
+    // The blow of the knockback test above, which the large shield deflects whole:
+    // found no location (no die) where the location is found at the blow; with
+    // `location_at = "damage"` the location die (5) is rolled once the damage is, and
+    // the blow still takes nothing.
+    let choices = "[[choices]]\ndecision = \"manoeuvre\"\nby = \"Bryn\"\nchoose = \"stagger\"\n";
+    let (dir, ruleset) = fixture_copy(
+        "location_at_damage",
+        &[(
+            "combat.toml",
+            "location = \"hit_location\"\n",
+            "location = \"hit_location\"\nlocation_at = \"damage\"\n",
+        )],
+        &[],
+    );
+    let check = affray(&dir, &["check", "d100_duel"]);
+    let (log, _) = duel_with(
+        "location_at_damage_fight",
+        &ruleset,
+        "1 1\n3 30 4 4 5 50\n",
+        choices,
+    );
+    let _ = fs::remove_dir_all(&dir);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    has(&log, "hit location for Aldric: 5");
+    has(&log, "Aldric deflects 8");
+    assert!(!log.contains("Aldric takes"), "{log}");
+    has(
+        &log,
+        "Aldric: athletics 40, rolled 50: failure\n    Aldric: prone for 1 round",
+    );
+}
+
+#[test]
+fn a_negative_dice_literal_is_rolled_as_negative_dice() {
+    // Bryn's damage less a die: `-1d4` is rolled as the dice -1D4 (logged so, its total
+    // negative), as a statistic's "-1D4" is, not as 1D4 taken away.
+    let (dir, ruleset) = fixture_copy(
+        "negative_dice",
+        &[(
+            "combat.toml",
+            "+ attacker.statistic.damage_modifier\n",
+            "+ attacker.statistic.damage_modifier + -1d4\n",
+        )],
+        &[],
+    );
+    let choices = "[[choices]]\ndecision = \"reaction\"\nby = \"Aldric\"\nchoose = \"none\"\n";
+    let (log, _) = duel_with("negative_dice_fight", &ruleset, "1 1\n30 4 1 5\n", choices);
+    let _ = fs::remove_dir_all(&dir);
+    // Her success buys Maximise Damage (the dagger's 4, no die); the next die, 4, is the
+    // negative one's.
+    has(&log, "-1D4 damage for Bryn → -4 (dice showed 4)");
+}

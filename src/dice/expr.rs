@@ -27,6 +27,22 @@ pub enum TermKind {
     Constant(u32),
 }
 
+impl DiceExpr {
+    /// The same dice with every term's sign turned: `-1D4` for `1D4`.
+    pub fn negative(&self) -> DiceExpr {
+        DiceExpr {
+            terms: self
+                .terms
+                .iter()
+                .map(|term| DiceTerm {
+                    negative: !term.negative,
+                    kind: term.kind,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The bounds that keep an expression sane to roll and to enumerate.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits;

@@ -137,9 +137,16 @@ impl Compiler<'_> {
                 arguments,
             } => self.call(node, function, arguments),
             NodeKind::Unary { op, operand } => match op {
-                UnaryOp::Negate => Some(Typed::Number(Number::Negate(Box::new(
-                    self.number(operand)?,
-                )))),
+                // A negative dice literal is rolled as the negative dice (`-1D4`, logged
+                // so, its total negative), as a dice text such as a statistic's is.
+                UnaryOp::Negate => match &operand.kind {
+                    NodeKind::Dice(dice) => {
+                        Some(Typed::Dice(Number::Roll(Box::new(dice.negative()))))
+                    }
+                    _ => Some(Typed::Number(Number::Negate(Box::new(
+                        self.number(operand)?,
+                    )))),
+                },
                 UnaryOp::Not => Some(Typed::Bool(Condition::Not(Box::new(
                     self.condition(operand)?,
                 )))),

@@ -365,8 +365,10 @@ struct ExchangeEntry {
     location: Option<Text>,
     choose_location: Option<Text>,
     redirect_location: Option<Text>,
-    /// When the location is found: `"blow"` (unless said: once the blow lands) or
-    /// `"attack"` (once the attack is rolled, before the defence).
+    /// When the location is found: `"blow"` (unless said: once the blow lands),
+    /// `"attack"` (once the attack is rolled, before the defence) or `"damage"` (once the
+    /// damage is rolled, before the reduction: a blow the defence takes whole is found
+    /// one too).
     location_at: Option<Text>,
     armour: Option<Text>,
     /// Whether what gets past the armour is taken off hit points (a guard; always
@@ -382,6 +384,10 @@ struct ExchangeEntry {
     /// A wound level comes once per location.
     #[serde(default)]
     wounds_once_per_location: bool,
+    /// The wound is judged at the blow but logged, and its actions done, once the
+    /// chosen effects' actions are.
+    #[serde(default)]
+    wounds_after_effects: bool,
     #[serde(default)]
     after: Vec<AfterEntry>,
     knockback: Option<KnockbackEntry>,
@@ -2340,17 +2346,19 @@ pub(super) fn compile_combat(
             }
             pool => Some(pool.map(|pool| Name::new(pool.get_ref()))),
         };
+        // (found once the attack is rolled, found once the damage is rolled)
         let location_at_attack = match entry.location_at.as_ref() {
-            None => Some(false),
+            None => Some((false, false)),
             Some(text) => match text.get_ref().as_str() {
-                "blow" => Some(false),
-                "attack" => Some(true),
+                "blow" => Some((false, false)),
+                "attack" => Some((true, false)),
+                "damage" => Some((false, true)),
                 _ => {
                     compiler.unknown(
                         "affray::combat::unknown_stage",
                         "stage",
                         text,
-                        vec!["attack".into(), "blow".into()],
+                        vec!["attack".into(), "blow".into(), "damage".into()],
                     );
                     None
                 }
@@ -2463,6 +2471,7 @@ pub(super) fn compile_combat(
             let at = match rule.at.as_ref().map(|t| t.get_ref().as_str()) {
                 None | Some("end") => Some(AfterTime::End),
                 Some("target") => Some(AfterTime::Target),
+                Some("attack") => Some(AfterTime::Attack),
                 Some("outcome") => Some(AfterTime::Outcome),
                 Some("wound") => Some(AfterTime::Wound),
                 Some(other) => {
@@ -2470,8 +2479,8 @@ pub(super) fn compile_combat(
                         compiler.rule(
                             content(text),
                             "not a time of the exchange",
-                            format!("`at = \"{other}\"`: an `after` rule is done once the target is found, once the outcome is known, once the wound is judged, or at the end"),
-                            "write `at = \"end\"` (the default), `at = \"target\"` (before the defence is declared), `at = \"outcome\"` (before the blow) or `at = \"wound\"` (after the wound, before the knockback)",
+                            format!("`at = \"{other}\"`: an `after` rule is done once the target is found, once the attack is rolled, once the outcome is known, once the wound is judged, or at the end"),
+                            "write `at = \"end\"` (the default), `at = \"target\"` (before the defence is declared), `at = \"attack\"` (once the attack is rolled), `at = \"outcome\"` (before the blow) or `at = \"wound\"` (after the wound, before the knockback)",
                         );
                     }
                     None
@@ -2568,7 +2577,7 @@ pub(super) fn compile_combat(
             && written(&entry.redirect_location, redirect_location.is_some())
             && written(&entry.outcome, outcome.is_some())
             && written(&entry.location, location.is_some())
-            && let Some(location_at_attack) = location_at_attack
+            && let Some((location_at_attack, location_at_damage)) = location_at_attack
             && let Some(pool) = pool
             && written(&entry.unopposed, unopposed.is_some())
             && written(&entry.reactions_after, reactions_after.is_some())
@@ -2598,6 +2607,7 @@ pub(super) fn compile_combat(
                 choose_location,
                 redirect_location,
                 location_at_attack,
+                location_at_damage,
                 locations: locations.iter().map(Name::from).collect(),
                 armour,
                 take,
@@ -2605,6 +2615,7 @@ pub(super) fn compile_combat(
                 pool,
                 wounds,
                 wounds_once_per_location: entry.wounds_once_per_location,
+                wounds_after_effects: entry.wounds_after_effects,
                 after,
                 knockback,
                 instead: instead.flatten(),

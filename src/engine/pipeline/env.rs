@@ -70,6 +70,10 @@ pub(super) struct FightEnv<'f> {
     /// The location bound was called with the action (`[[action]] location`): the blow
     /// lands there, found on no table.
     pub called: bool,
+    /// A wound judged at the blow, to be logged and done once the effects' actions are
+    /// (`wounds_after_effects`): its place in the exchange's `wounds`, if one held, and
+    /// the location.
+    pub deferred_wound: Option<(Option<usize>, Name)>,
     /// In an enumeration, a condition tried without drawing anything (`holds`): a read
     /// of a roll still to be drawn, or a die, reads 0 and marks the try as missed.
     probe: Probe,
@@ -111,6 +115,7 @@ impl<'f> FightEnv<'f> {
             pool: None,
             effects: None,
             called: false,
+            deferred_wound: None,
             probe: Probe::Off,
         }
     }

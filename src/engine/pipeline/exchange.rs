@@ -178,6 +178,8 @@ impl FightHandle {
         if exchange.location_at_attack && !env.called {
             env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
         }
+        // What comes once the attack is seen, before a reaction declared after it.
+        self.after_rules(exchange, AfterTime::Attack, &mut env)?;
 
         let reaction = match &exchange.reactions_after {
             None => self.complete(declared, defender, &mut env)?,
@@ -243,6 +245,10 @@ impl FightHandle {
         }
 
         self.effects_at(exchange, EffectTime::After, &mut env)?;
+        // A wound judged at the blow, logged and done once the effects are.
+        if let Some((found, seat)) = env.deferred_wound.take() {
+            self.judged_wound(exchange, defender, found, seat, &mut env)?;
+        }
 
         self.after_rules(exchange, AfterTime::End, &mut env)
     }
@@ -801,6 +807,9 @@ impl FightHandle {
         let rolled = env.number_of(damage);
         self.fatal()?;
         env.bound.rolled = rolled;
+        if exchange.location_at_damage && !env.called {
+            env.bound.location = Some(self.locate(exchange, defender, env)?);
+        }
         let deflected = match &exchange.reduction {
             Some(reduction) => env.number_of(reduction).clamp(0, rolled.max(0)),
             None => 0,
@@ -931,14 +940,13 @@ impl FightHandle {
     ) -> Result<(), FightError> {
         // Found already once the attack was rolled, where the exchange says so, or
         // called with the action.
-        let location = match env
-            .bound
-            .location
-            .filter(|_| exchange.location_at_attack || env.called)
-        {
-            Some(location) => location,
-            None => self.locate(exchange, defender, env)?,
-        };
+        let location =
+            match env.bound.location.filter(|_| {
+                exchange.location_at_attack || exchange.location_at_damage || env.called
+            }) {
+                Some(location) => location,
+                None => self.locate(exchange, defender, env)?,
+            };
         env.bound.location = Some(location);
         // Where its hit points and wounds are kept: a called location the exchange has
         // no table for is a place of the blow's rules alone (its damage, its effects),
@@ -994,9 +1002,27 @@ impl FightHandle {
             return Ok(());
         }
         let found = env.holding(|env| exchange.wounds.iter().position(|w| env.holds(&w.guard)));
-        if let Some(at) = found
-            && (!exchange.wounds_once_per_location || self.worsens(exchange, defender, seat, at))
-        {
+        let found = found.filter(|&at| {
+            !exchange.wounds_once_per_location || self.worsens(exchange, defender, seat, at)
+        });
+        if exchange.wounds_after_effects {
+            env.deferred_wound = Some((found, seat));
+            return Ok(());
+        }
+        self.judged_wound(exchange, defender, found, seat, env)
+    }
+
+    /// The wound `found` (a place in the exchange's `wounds`, if one holds) at `seat`:
+    /// logged, its actions done to the defender; then the `after` rules at `wound`.
+    fn judged_wound<'f>(
+        &'f self,
+        exchange: &'f Exchange,
+        defender: usize,
+        found: Option<usize>,
+        seat: Name,
+        env: &mut FightEnv<'f>,
+    ) -> Result<(), FightError> {
+        if let Some(at) = found {
             let wound = &exchange.wounds[at];
             env.bound.wound = Some(wound.symbol);
             // Without a location table the wound is the whole character's, as its

@@ -368,6 +368,10 @@ pub struct Exchange {
     /// that the defence's test, `hits` and every later stage read it; else once the
     /// blow lands.
     pub location_at_attack: bool,
+    /// The location is found once the damage is rolled (`location_at = "damage"`),
+    /// before the reduction: also for a blow the defence takes whole, or that rolled
+    /// nothing.
+    pub location_at_damage: bool,
     /// The rows of the location table, offered when the attacker chooses.
     pub locations: Vec<Name>,
     /// What the location's armour stops of the damage.
@@ -390,6 +394,10 @@ pub struct Exchange {
     /// it has reached already, or a milder one (later in `wounds`), is no new wound ("a
     /// second blow to a limb already at -1 is no new Serious Wound").
     pub wounds_once_per_location: bool,
+    /// The wound is judged when the blow is taken, but logged, and its actions and the
+    /// `after` rules at `wound` done, only once the chosen effects' actions are done
+    /// ("Endurance rolls are resolved after the application of the effect").
+    pub wounds_after_effects: bool,
     /// What follows, in order: each rule's actions, where its guard holds.
     pub after: Vec<After>,
     /// A blow that lands may force the defender back.
@@ -630,6 +638,9 @@ pub struct After {
 pub enum AfterTime {
     /// Once the target and the weapon are found, before the reaction is declared.
     Target,
+    /// Once the attack is rolled (its location found, where it is found then), before
+    /// a reaction declared after the attack (`reactions_after`) is offered.
+    Attack,
     /// Once the outcome is known and the effects chosen, before the blow.
     Outcome,
     /// Once a landed blow's wound is judged (its actions done), before the knockback.
