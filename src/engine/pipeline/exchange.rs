@@ -649,8 +649,13 @@ impl FightHandle {
                 self.log_test_with_margin(who, label, result.target, result.total, level, margin);
             }
         };
-        let result = roll_test(kind, env);
+        let mut result = roll_test(kind, env);
         self.fatal()?;
+        // The margin logged is the roll's own: a roll drawn by its level alone (an
+        // enumeration) is drawn first.
+        if kind.log_margin && label.is_some() {
+            self.core().refine(&mut result)?;
+        }
         log(&result);
         let Some(reroll) = &kind.reroll else {
             return Ok(result);
