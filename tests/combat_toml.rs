@@ -2304,6 +2304,60 @@ fn a_location_found_at_the_attack_is_read_by_the_defence_and_hits() {
 }
 
 #[test]
+fn a_test_logged_with_its_margin_and_a_reaction_with_a_label_and_actions_before_its_test() {
+    // `log_margin`: the skill test is logged with its margin ("success, by 40"). The
+    // parry's `label` names the weapon it is made with ("Parry with Round shield",
+    // "Parry with Dagger"), and its `before` asks the defender a decision once the parry
+    // is declared and the attack rolled, before the parry's own test, which reads what the
+    // chosen option did: bracing, +10 to the parry (Aldric's 65, Bryn's 70), not to an
+    // attack.
+    let (dir, ruleset) = fixture_copy(
+        "reaction_label_before",
+        &[
+            (
+                "combat.toml",
+                "target = \"self.skill.combat - if self.off_balance { 20 } else { 0 }\"\nlevel_list = \"d100\"\n",
+                "target = \"self.skill.combat - if self.off_balance { 20 } else { 0 } + if attacking { 0 } else { 10 * self.value.braced }\"\nlevel_list = \"d100\"\nlog_margin = true\n",
+            ),
+            (
+                "combat.toml",
+                "name = \"parry\"\ntest = \"skill\"\n",
+                "name = \"parry\"\nlabel = \"Parry with {weapon}\"\nbefore = \"decide brace\"\ntest = \"skill\"\n",
+            ),
+            (
+                "combat.toml",
+                "",
+                "\n[[decisions.brace.option]]\nname = \"brace\"\ndo = \"set braced 1\"\n[[decisions.brace.option]]\nname = \"stand\"\ndo = \"set braced 0\"\n",
+            ),
+        ],
+        &[],
+    );
+    let (log, _) = duel_with(
+        "reaction_label_before",
+        &ruleset,
+        "1 1\n30 30 3\n40 40 6 3 5\n",
+        "",
+    );
+    has(&log, "Bryn: attack 70, rolled 30: success, by 40");
+    has(
+        &log,
+        "Aldric: Parry with Round shield 75, rolled 30: success, by 45",
+    );
+    has(&log, "Aldric: attack 65, rolled 40: success, by 25");
+    has(
+        &log,
+        "Bryn: Parry with Dagger 80, rolled 40: success, by 40",
+    );
+    let attack = log.find("Bryn: attack 70").unwrap();
+    let brace = log
+        .find("Aldric chooses brace: brace (of brace, stand")
+        .unwrap();
+    let parry = log.find("Aldric: Parry with Round shield").unwrap();
+    assert!(attack < brace && brace < parry, "{log}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn injury_says_what_is_taken_past_the_armour_worn_at_the_location() {
     // The armour stops what the armour worn at the location gives as `dr_cut`
     // (`location.worn.dr_cut`: the leather's 3), and `injury` takes half again of what

@@ -926,3 +926,75 @@ fn a_botched_first_aid_makes_the_death_check() {
     assert!(aftermath.contains("Aldric takes 1, -10 HP left"), "{log}");
     assert!(aftermath.contains("death check at -10 HP"), "{log}");
 }
+
+/// The plain Attack of a duel plays from combat.toml (`[[action]] attack`, exchange
+/// `melee`): the attack test logged under the weapon's name with its margin, the Random
+/// Hit Location rolled once the attack succeeds and before the defence is chosen, the
+/// Retreat asked before the Block is rolled ("+3 ... stepping back a yard"), the Block
+/// at Shield 12 + leather PD 2 + the small shield's PD 2 + Retreat's 3 = 19, a natural 17
+/// a failure even by 2, the net margin 4 (a failed Block gives no AD) at 100%. An attack
+/// that fails rolls no hit location.
+#[test]
+fn the_plain_attack_plays_from_combat_toml() {
+    let scenario = format!(
+        r#"ruleset = "{ruleset}"
+title = "One exchange"
+
+[[combatants]]
+name = "Aldric"
+side = "a"
+characteristics = {{ ST = 12, DX = 14, IQ = 10, HT = 10 }}
+skills = {{ broadsword = 14 }}
+weapons = ["bastard_sword"]
+hit_points = {{ total = 10 }}
+
+[[combatants]]
+name = "Target"
+side = "b"
+characteristics = {{ ST = 10, DX = 10, IQ = 10, HT = 10 }}
+skills = {{ broadsword = 12, shield = 12 }}
+weapons = ["broadsword", "small_shield"]
+armour = {{ all = "leather" }}
+hit_points = {{ total = 100 }}
+engaged = ["Aldric"]
+
+[[choices]]
+decision = "action"
+by = "Aldric"
+choose = "attack"
+
+[[choices]]
+decision = "damage_mode"
+by = "Aldric"
+choose = "swing_cut"
+
+[[choices]]
+decision = "defence"
+by = "Target"
+choose = "block"
+"#,
+        ruleset = ruleset_path("3d6-hex"),
+    );
+    let log = fight_with_dice("hex-native-attack", &scenario, "4 3 3  3 3 4  6 6 5");
+    let at = |line: &str| {
+        log.find(line)
+            .unwrap_or_else(|| panic!("no `{line}` in:\n{log}"))
+    };
+    let attack = at("Aldric: Bastard sword 14, rolled 10: success, by 4");
+    let location = at("random hit location for Target: 10 → Torso");
+    let defence = at("Target chooses defence: block (of parry, block, dodge, none; scenario)");
+    let retreat = at("Target chooses retreat: retreat");
+    let step = at("Target and Aldric are 1 apart");
+    let block = at("Target: Block with Small shield 19, rolled 17: failure, by 2");
+    assert!(attack < location && location < defence, "{log}");
+    assert!(defence < retreat && retreat < step && step < block, "{log}");
+    at("Aldric: 10 cut x 100% = 10 (net margin 4)");
+    at("Target takes 12, 88 HP left");
+
+    let missed = fight_with_dice("hex-native-miss", &scenario, "6 6 4");
+    assert!(
+        missed.contains("Aldric: Bastard sword 14, rolled 16: failure, missed by 2"),
+        "{missed}"
+    );
+    assert!(!missed.contains("random hit location"), "{missed}");
+}

@@ -1067,6 +1067,31 @@ impl FightHandle {
         self.emit(|| Event::Note { text: text() });
     }
 
+    /// A test in the log whose result is its level and, given, its margin: `success, by
+    /// 3`, `failure, missed by 2` (the name is made only when the fight logs).
+    pub fn log_test_with_margin(
+        &self,
+        who: usize,
+        test: Name,
+        target: i64,
+        roll: i64,
+        level: Name,
+        margin: Option<i64>,
+    ) {
+        let name = self.name(who);
+        self.emit(|| Event::Test {
+            who: name,
+            test,
+            target,
+            roll,
+            result: match margin {
+                None => level,
+                Some(by) if by >= 0 => Name::new(&format!("{level}, by {by}")),
+                Some(by) => Name::new(&format!("{level}, missed by {}", -by)),
+            },
+        });
+    }
+
     pub fn log_test(&self, who: usize, test: Name, target: i64, roll: i64, result: Name) {
         let name = self.name(who);
         self.emit(|| Event::Test {

@@ -295,6 +295,10 @@ struct TestEntry {
     /// Of two tests rolled against each other, a target over this lowers both by the
     /// excess.
     excess_over: Option<i64>,
+    /// The log gives the level with the test's margin (`target - total`): `success, by
+    /// 3`, `failure, missed by 2`.
+    #[serde(default)]
+    log_margin: bool,
 }
 
 /// `[tests.NAME.reroll]`: when the tester may roll again.
@@ -471,6 +475,11 @@ struct ReactionEntry {
     /// Its roll is a total the rules keep, not a test: not logged as one.
     #[serde(default)]
     total_only: bool,
+    /// What its test is logged under (its name unless said; `{weapon}` is the name of
+    /// the weapon it is made with).
+    label: Option<String>,
+    /// Done to the defender once it is declared, before its test is rolled.
+    before: Option<Text>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -2063,6 +2072,7 @@ pub(super) fn compile_combat(
                 compare,
                 reroll: reroll.flatten(),
                 excess_over: entry.excess_over,
+                log_margin: entry.log_margin,
             });
         }
     }
@@ -2171,8 +2181,13 @@ pub(super) fn compile_combat(
                 Some(text) => compiler.actions(text, names),
                 None => Some(Vec::new()),
             };
+            let before = match &reaction.before {
+                Some(text) => compiler.actions(text, names),
+                None => Some(Vec::new()),
+            };
             if let Some(test) = test
                 && let Some(actions) = actions
+                && let Some(before) = before
                 && (reaction.guard.is_none() || guard.is_some())
                 && (reaction.withdraw.is_none() || withdraw.is_some())
                 && (reaction.free.is_none() || free.is_some())
@@ -2203,6 +2218,12 @@ pub(super) fn compile_combat(
                         .as_ref()
                         .is_some_and(|b| *b.get_ref()),
                     total_only: reaction.total_only,
+                    label: reaction
+                        .label
+                        .as_deref()
+                        .unwrap_or(reaction.name.get_ref())
+                        .into(),
+                    before,
                 });
             }
         }

@@ -161,12 +161,12 @@ impl FightHandle {
         };
 
         let test = &combat.tests[bare_hands.map_or(exchange.test, |bare| bare.test)];
-        env.purpose = &exchange.label;
         // Bare hands are tested as their own test kind, and logged under its name.
         let label = match bare_hands {
             Some(_) => test.name,
             None => self.test_label(test, attacker, weapon, exchange.label),
         };
+        env.purpose = with_weapon_name(exchange.label, weapon).as_str();
         env.bound.attacking = true;
         let attack = self.rolled_test(combat, test, Some(label), &mut env);
         env.bound.attacking = false;
@@ -175,7 +175,13 @@ impl FightHandle {
         env.bound.attack = Some(attack);
         // Where the defence depends on where the blow falls, the location is found now,
         // before the defence, which may read it.
-        if exchange.location_at_attack && !env.called {
+        if exchange.location_at_attack
+            && !env.called
+            && exchange
+                .reactions_after
+                .as_ref()
+                .is_none_or(|after| env.holds(after))
+        {
             env.bound.location = Some(self.locate(exchange, defender, &mut env)?);
         }
         // What comes once the attack is seen, before a reaction declared after it.
@@ -486,6 +492,9 @@ impl FightHandle {
     ) -> Result<TestResult, FightError> {
         let (weapon, test, label) = self.defence_with(combat, reaction, defender);
         env.bound.parry = weapon;
+        if !reaction.before.is_empty() {
+            self.perform(defender, &reaction.before, &reaction.name, env)?;
+        }
         let attacker = env.bound.me;
         let as_test = !reaction.total_only;
         let result = self.roll_for(
@@ -521,7 +530,7 @@ impl FightHandle {
                 let weapon = self.ruleset().equipment.weapons.get(&bare.weapon);
                 (weapon, test, test.name)
             }
-            _ => (found, &combat.tests[reaction.test], reaction.name),
+            _ => (found, &combat.tests[reaction.test], reaction.label),
         }
     }
 
@@ -623,6 +632,7 @@ impl FightHandle {
         env.bound.me = who;
         env.bound.other = Some(opponent);
         env.bound.item = weapon;
+        let label = with_weapon_name(label, weapon);
         env.purpose = label.as_str();
         let logged = as_test.then(|| self.test_label(kind, who, weapon, label));
         let result = self.rolled_test(combat, kind, logged, env);
@@ -650,11 +660,17 @@ impl FightHandle {
         let log = |result: &TestResult| {
             if let Some(label) = label {
                 let level = combat.vocabulary.success_levels[result.level as usize];
-                self.log_test(who, label, result.target, result.total, level);
+                let margin = kind.log_margin.then(|| result.target - result.total);
+                self.log_test_with_margin(who, label, result.target, result.total, level, margin);
             }
         };
-        let result = roll_test(kind, env);
+        let mut result = roll_test(kind, env);
         self.fatal()?;
+        // The margin logged is the roll's own: a roll drawn by its level alone (an
+        // enumeration) is drawn first.
+        if kind.log_margin && label.is_some() {
+            self.core().refine(&mut result)?;
+        }
         log(&result);
         let Some(reroll) = &kind.reroll else {
             return Ok(result);
@@ -771,7 +787,7 @@ impl FightHandle {
         label: Name,
     ) -> Name {
         let statistic = match kind.skill_of {
-            None => return label,
+            None => return with_weapon_name(label, weapon),
             Some(SkillLabel::Weapon) => return weapon.and_then(|w| w.skill).unwrap_or(label),
             Some(SkillLabel::Statistic(statistic)) => statistic,
         };
@@ -1704,4 +1720,15 @@ fn fitting_in_hand<'c, 'e: 'c>(
                 .or_else(|| equipment.shields.get(&state.id))?;
             choice.fits(weapon).then_some((state.id, weapon))
         })
+}
+
+/// A label that names the weapon a test is made with: `{weapon}` in it is the weapon's
+/// name (`Parry with {weapon}`: "Parry with Broadsword"); any other label as it is.
+fn with_weapon_name(label: Name, weapon: Option<&Weapon>) -> Name {
+    match weapon {
+        Some(weapon) if label.as_str().contains("{weapon}") => {
+            Name::new(&label.as_str().replace("{weapon}", &weapon.name))
+        }
+        _ => label,
+    }
 }

@@ -194,6 +194,9 @@ pub struct TestKind {
     /// where the higher target is over this, the excess comes off both targets and both
     /// are read again ("skills over 100%").
     pub excess_over: Option<i64>,
+    /// The log gives the level with the margin, `target - total` (`success, by 3`,
+    /// `failure, missed by 2`): a margin-of-success system's test.
+    pub log_margin: bool,
 }
 
 /// `[tests.NAME.reroll]`: where `guard` holds of the test just rolled (its `level`,
@@ -485,6 +488,12 @@ pub struct Reaction {
     /// Its roll is a total the rules keep (`defence.total`), not a test: no level of it
     /// is logged, only its dice.
     pub total_only: bool,
+    /// What its test is logged under: its name unless combat.toml says (`{weapon}` in
+    /// it is the name of the weapon it is made with).
+    pub label: Name,
+    /// Done to the defender once it is declared, before its test is rolled (a decision
+    /// that changes the defence: a step back).
+    pub before: Vec<Spanned<Action>>,
 }
 
 /// A reaction's table of results: a matrix of the two tests' levels whose cells are
