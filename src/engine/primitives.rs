@@ -1093,14 +1093,7 @@ impl FightHandle {
     }
 
     pub fn log_test(&self, who: usize, test: Name, target: i64, roll: i64, result: Name) {
-        let name = self.name(who);
-        self.emit(|| Event::Test {
-            who: name,
-            test,
-            target,
-            roll,
-            result,
-        });
+        self.log_test_with_margin(who, test, target, roll, result, None);
     }
 }
 
