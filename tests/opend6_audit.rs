@@ -612,6 +612,7 @@ fn a_flipped_target_gets_up_by_spending_the_next_round_only() {
         &[
             ("B", "defence", "none"),
             ("A@1", "action", "grab_flip"),
+            ("B@1", "action", "pass"),
             ("B", "struggle", "struggle"),
             ("A@2", "action", "pass"),
         ],
@@ -619,7 +620,15 @@ fn a_flipped_target_gets_up_by_spending_the_next_round_only() {
          flip 1\nflip 1\nflip 1\ninitiative 6\ninitiative 6\ninitiative 1\n",
     );
     // Before the fix: "B chooses action: stand up ..." and "B stands up (an action)".
-    lacks(round(&log, 1), "B stands up (an action)");
+    let one = round(&log, 1);
+    let offered = one
+        .lines()
+        .find(|line| line.contains("B chooses action: pass"))
+        .unwrap_or_else(|| panic!("B is asked for an action in round 1:\n{one}"));
+    assert!(!offered.contains("stand up"), "{offered}");
+    lacks(one, "B stands up (an action)");
+    // The next round is the getting up: no actions in it.
+    has(round(&log, 2), "order: A (12, 1 action), B (1, 0 actions)");
 }
 
 /// Knockdown: "If this is a knockdown or trip attempt, she must also spend one action to
