@@ -1073,6 +1073,14 @@ attack 4\nattack 4\nattack 4\nattack 4\ndamage 1\ndamage 1\ndamage 1
     assert!(round_2.contains("B: passive only ends"), "{log}");
 }
 
+/// A: melee combat 4D, Strength Damage 2D (Physique 3D) + the club's 1D = 3D.
+const CLUB_A: &str = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "4D" }
+weapons = ["club"]"#;
+/// B: melee combat 2D, a club, leather (+1D).
+const CLUB_B: &str = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "2D" }
+weapons = ["club"]
+armour = { all = "leather" }"#;
+
 /// The native exchange of combat.toml (a plain close-combat duel): the active
 /// defence rolled as it is declared and its total the combat difficulty; "-1D per extra
 /// action"; the damage (Strength Damage + the weapon's code) against the armour's die
@@ -1080,13 +1088,7 @@ attack 4\nattack 4\nattack 4\nattack 4\ndamage 1\ndamage 1\ndamage 1
 /// its Difficulty Modifier (+1D (+5) for the head) and its Damage Modifier (+12).
 #[test]
 fn the_native_exchange_parries_first_and_wounds_by_the_margin_over_the_armour() {
-    // A: melee combat 4D, Strength Damage 2D (Physique 3D) + the club's 1D = 3D.
-    let a = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "4D" }
-weapons = ["club"]"#;
-    // B: melee combat 2D, leather (+1D).
-    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "2D" }
-weapons = ["club"]
-armour = { all = "leather" }"#;
+    let (a, b) = (CLUB_A, CLUB_B);
     let choices = |action: &str| {
         format!(
             r#"[[choices]]
@@ -1196,11 +1198,7 @@ weapons = ["club"]"#;
 /// neither logged nor spent, as the script's own loop did.
 #[test]
 fn the_plain_duel_offers_the_chapters_options_as_data_and_a_wait_ends_the_turn() {
-    let a = r#"skills = { agility = "3D", acumen = "2D", physique = "3D", melee_combat = "4D" }
-weapons = ["club"]"#;
-    let b = r#"skills = { agility = "2D", acumen = "1D", physique = "3D", melee_combat = "2D" }
-weapons = ["club"]
-armour = { all = "leather" }"#;
+    let (a, b) = (CLUB_A, CLUB_B);
     let choices = |first: &str| {
         format!(
             r#"[[choices]]
